@@ -1,0 +1,22 @@
+"""The site's own Sphinx extensions: one source in two languages, executed once, with provenance.
+
+Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
+
+* ``bilingual``: keep one language's cells, refuse pages whose languages do not pair up;
+* ``provenance``: execution cache per machine, refusals, provenance records, the build report;
+* ``lessons``: lesson front matter and the header under a lesson's title;
+* ``callouts``: call-outs, exercises and folded solutions;
+* ``language_switch``: the link to the other language and hreflang alternates.
+"""
+
+from __future__ import annotations
+
+from sphinx.application import Sphinx
+
+from . import bilingual, callouts, language_switch, lessons, provenance
+
+
+def setup(app: Sphinx) -> dict:
+    for module in (bilingual, provenance, lessons, callouts, language_switch):
+        module.setup(app)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

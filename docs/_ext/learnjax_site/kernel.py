@@ -1,0 +1,90 @@
+"""What the notebook kernel runs on: probed before the build, recorded after each page.
+
+The Sphinx process never imports JAX (on a GPU the first process to touch JAX takes most of the
+device memory). Instead a short subprocess with the kernel's own Python tells the backend and
+device kind before anything executes, which keys the execution cache; and every page with code
+ends with an injected hidden cell whose glued record says where its outputs were really made.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+PROVENANCE_KEY = "learnjax_provenance"
+
+_RECORD = """\
+import datetime as _dt, json as _json
+import jax as _jax, jaxlib as _jaxlib
+_record = {
+    "backend": _jax.default_backend(),
+    "device_kind": _jax.devices()[0].device_kind,
+    "device_count": _jax.device_count(),
+    "jax": _jax.__version__,
+    "jaxlib": _jaxlib.__version__,
+    "ran_at": _dt.datetime.now(_dt.timezone.utc).isoformat(),
+}
+"""
+
+PROBE_CODE = _RECORD + "print(_json.dumps(_record))\n"
+
+PROVENANCE_CELL = f"""
+
+```{{code-cell}} ipython3
+:tags: [remove-cell, learnjax-provenance]
+{_RECORD}from myst_nb import glue as _glue
+_glue("{PROVENANCE_KEY}", _json.dumps(_record), display=False)
+```
+"""
+
+
+class ProbeError(RuntimeError):
+    """The kernel's Python could not report its JAX backend."""
+
+
+def kernel_python(kernel_name: str = "python3") -> str:
+    """The Python executable that Jupyter starts for ``kernel_name``."""
+    import sys
+
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    python = KernelSpecManager().get_kernel_spec(kernel_name).argv[0]
+    # jupyter_client starts a kernelspec that names plain "python" with its own interpreter
+    if python in {"python", f"python{sys.version_info[0]}", "python%i.%i" % sys.version_info[:2]}:
+        return sys.executable
+    return python
+
+
+def probe(python: str, timeout: float = 300) -> dict:
+    """Run the provenance record in ``python`` and return it (backend, device kind, versions)."""
+    result = subprocess.run([python, "-c", PROBE_CODE], capture_output=True, text=True, timeout=timeout)
+    if result.returncode != 0:
+        raise ProbeError(f"{python} could not import JAX and list its devices:\n{result.stderr[-2000:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def machine_key(record: dict) -> str:
+    """A folder name for the execution cache of one backend and device kind.
+
+    >>> machine_key({"backend": "gpu", "device_kind": "NVIDIA H100 80GB HBM3"})
+    'gpu-nvidia-h100-80gb-hbm3'
+    >>> machine_key({"backend": "cpu", "device_kind": "cpu"})
+    'cpu-cpu'
+    """
+    kind = re.sub(r"[^a-z0-9]+", "-", record["device_kind"].lower()).strip("-")
+    return f"{record['backend']}-{kind}"
+
+
+def read_glued_record(glue_file) -> dict | None:
+    """The provenance record from a page's ``.glue.json``, or None when it has none."""
+    try:
+        glued = json.loads(glue_file.read_text(encoding="utf8"))
+    except FileNotFoundError:
+        return None
+    entry = glued.get(PROVENANCE_KEY)
+    if entry is None:
+        return None
+    import ast
+
+    return json.loads(ast.literal_eval(entry["data"]["text/plain"]))

@@ -1,0 +1,171 @@
+"""Lesson pages: their front matter, and the header under the title.
+
+A lesson is a page whose front matter has a ``lesson`` key::
+
+    lesson:
+      summary:
+        ko: 한 줄 요약
+        en: One-line summary
+      tags: [xla, jit]
+
+Under its title the page shows its part and place in it ("Lesson 1 of 4", from the part page's
+toctree), the estimated reading time of this language's text, its tags, the summary, and the
+provenance line of its outputs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+from . import provenance
+from .bilingual import LANGUAGES
+from .cells import split_notebook
+from .errors import lesson_error, stops_build
+from .texts import text
+
+# Reading speeds for technical prose: Korean is read by syllable, English by word; code is read
+# line by line and more slowly.
+KOREAN_SYLLABLES_PER_MINUTE = 450
+ENGLISH_WORDS_PER_MINUTE = 200
+CODE_LINES_PER_MINUTE = 12
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_LATIN_WORD = re.compile(r"[A-Za-z0-9]+(?:['’.\-_][A-Za-z0-9]+)*")
+
+
+def reading_minutes(prose: str, code_lines: int) -> int:
+    """Estimated minutes to read ``prose`` and ``code_lines`` lines of code, at least one.
+
+    >>> reading_minutes("가" * 900, 0)
+    2
+    >>> reading_minutes("word " * 400, 24)
+    4
+    """
+    minutes = (len(_HANGUL.findall(prose)) / KOREAN_SYLLABLES_PER_MINUTE
+               + len(_LATIN_WORD.findall(prose)) / ENGLISH_WORDS_PER_MINUTE
+               + code_lines / CODE_LINES_PER_MINUTE)
+    return max(1, math.ceil(minutes - 0.25))
+
+
+def lesson_metadata(front_matter: dict, path: str, lines: list[str]) -> dict | None:
+    """Validate the ``lesson`` front matter; None for a page that is not a lesson."""
+    meta = front_matter.get("lesson")
+    if meta is None:
+        return None
+    line = next((i for i, t in enumerate(lines) if t.startswith("lesson:")), 0) + 1
+    summary = meta.get("summary") if isinstance(meta, dict) else None
+    if not isinstance(summary, dict) or any(not str(summary.get(lang, "")).strip() for lang in LANGUAGES):
+        raise lesson_error(path, line, "the lesson's summary is missing a language",
+                           "give 'lesson: summary:' a one-line 'ko:' and 'en:' entry")
+    tags = meta.get("tags")
+    if not isinstance(tags, list) or not tags or not all(isinstance(t, str) for t in tags):
+        raise lesson_error(path, line, "the lesson has no tags",
+                           "give 'lesson: tags:' a list of short topic names, e.g. [jit, xla]")
+    return {"summary": {lang: summary[lang] for lang in LANGUAGES}, "tags": tags}
+
+
+class lesson_header(nodes.General, nodes.Element):
+    """Placeholder under a lesson's title; filled once every page has been read."""
+
+
+def _text_and_code(doctree: nodes.document) -> tuple[str, int]:
+    prose, code_lines = [], 0
+    for node in doctree.findall(nodes.Text):
+        parent = node.parent
+        inside_cell = any(isinstance(a, nodes.container) and a.get("nb_element") == "cell_code"
+                          for a in _ancestors(parent))
+        if isinstance(parent, nodes.literal_block):
+            if inside_cell and parent.parent.get("nb_element") == "cell_code_source":
+                code_lines += len(node.astext().splitlines())
+            elif not inside_cell:
+                code_lines += len(node.astext().splitlines())
+        elif not inside_cell:
+            prose.append(node.astext())
+    return " ".join(prose), code_lines
+
+
+def _ancestors(node):
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+@stops_build
+def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
+    env = app.env
+    docname = env.docname
+    lessons = _lessons(env)
+    lessons.pop(docname, None)
+    path = str(env.doc2path(docname))
+    if not path.endswith(".md"):
+        return
+    source = env.doc2path(docname).read_text(encoding="utf8")
+    meta = lesson_metadata(split_notebook(source).front_matter, path, source.splitlines())
+    if meta is None:
+        return
+    prose, code_lines = _text_and_code(doctree)
+    meta["minutes"] = reading_minutes(prose, code_lines)
+    lessons[docname] = meta
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is None:
+        raise lesson_error(path, 1, "the lesson has no title", "start the lesson with a '# Title' in both languages")
+    section.insert(1, lesson_header())
+
+
+def _lessons(env) -> dict:
+    if not hasattr(env, "learnjax_lessons"):
+        env.learnjax_lessons = {}
+    return env.learnjax_lessons
+
+
+def lesson_position(env, docname: str) -> tuple[str, int, int] | None:
+    """(part docname, number, total) of a lesson in the toctree of the page that lists it."""
+    for parent, children in env.toctree_includes.items():
+        lessons = [c for c in children if c in _lessons(env)]
+        if docname in lessons:
+            return parent, lessons.index(docname) + 1, len(lessons)
+    return None
+
+
+def header_nodes(app: Sphinx, docname: str) -> list[nodes.Node]:
+    env, language = app.env, app.config.language
+    meta = _lessons(env)[docname]
+    facts = []
+    position = lesson_position(env, docname)
+    if position:
+        part, number, total = position
+        facts.append(text(language, "lesson_position", part=env.titles[part].astext(), number=number, total=total))
+    facts.append(text(language, "reading_time", minutes=meta["minutes"]))
+    facts.append(f"{text(language, 'tags')}: " + ", ".join(meta["tags"]))
+    box = nodes.container(classes=["learnjax-lesson-header"])
+    box += nodes.paragraph("", " · ".join(facts), classes=["learnjax-lesson-facts"])
+    box += nodes.paragraph("", meta["summary"][language], classes=["learnjax-lesson-summary"])
+    record = provenance.page_record(env, docname)
+    box += nodes.paragraph("", provenance.provenance_text(record, language), classes=["learnjax-provenance"])
+    return [box]
+
+
+def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for node in list(doctree.findall(lesson_header)):
+        node.replace_self(header_nodes(app, docname))
+
+
+def on_env_purge_doc(app: Sphinx, env, docname: str) -> None:
+    _lessons(env).pop(docname, None)
+
+
+def on_env_merge_info(app: Sphinx, env, docnames, other) -> None:
+    _lessons(env).update({d: m for d, m in _lessons(other).items() if d in docnames})
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_node(lesson_header)
+    app.connect("doctree-read", on_doctree_read, priority=600)
+    app.connect("doctree-resolved", on_doctree_resolved)
+    app.connect("env-purge-doc", on_env_purge_doc)
+    app.connect("env-merge-info", on_env_merge_info)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,259 @@
+"""Execution: where each page's outputs were made, refusals of wrong builds, the build report.
+
+* Before the build, the kernel is probed (``kernel.probe``) and myst-nb's cache is pointed at a
+  folder for that backend and device kind, so one machine's outputs never stand for another's.
+  With ``LEARNJAX_REQUIRE_ACCELERATOR=1`` a CPU kernel stops the build there.
+* Every page with code gets a hidden last cell that glues the kernel's own record.
+* After a page is read: a cell that raised (and is not tagged ``raises-exception``) stops the
+  build with the file and line of that cell; otherwise the page's record is kept in the env.
+* After the build, ``build-report.json`` beside the language folders gets this language's records.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from . import kernel
+from .cells import split_notebook
+from .errors import LessonError, lesson_error, stops_build
+from .texts import text
+
+LOGGER = logging.getLogger(__name__)
+REQUIRE_ACCELERATOR = "LEARNJAX_REQUIRE_ACCELERATOR"
+REPORT_NAME = "build-report.json"
+
+
+def accelerator_required() -> bool:
+    return os.environ.get(REQUIRE_ACCELERATOR, "").strip().lower() in {"1", "true", "yes"}
+
+
+def check_accelerator(record: dict, where: str) -> None:
+    """Refuse a CPU record when the build was told an accelerator is required."""
+    if accelerator_required() and record["backend"] == "cpu":
+        raise LessonError(
+            where,
+            f"{REQUIRE_ACCELERATOR}=1, but the kernel's default JAX backend is 'cpu' "
+            f"(device kind {record['device_kind']!r}, jax {record['jax']})",
+            "install a JAX build for this machine's accelerator (e.g. jax[cuda13]) in the docs "
+            f"environment, or unset {REQUIRE_ACCELERATOR} for a CPU build",
+        )
+
+
+# --- before the build -------------------------------------------------------------------------
+
+@stops_build
+def on_config_inited(app: Sphinx, config) -> None:
+    python = kernel.kernel_python()
+    try:
+        machine = kernel.probe(python)
+    except kernel.ProbeError as error:
+        raise LessonError(str(Path(app.confdir) / "conf.py"), str(error),
+                          "install the docs dependencies in the kernel's environment (nox -s docs does)") from None
+    check_accelerator(machine, f"kernel python3 ({python})")
+    build_root = Path(app.outdir).parents[1]
+    config.nb_execution_cache_path = str(build_root / ".jupyter_cache" / kernel.machine_key(machine))
+    app.learnjax_machine = machine
+    app.learnjax_build_started = dt.datetime.now(dt.timezone.utc)
+    LOGGER.info(f"kernel: {machine['backend']} / {machine['device_kind']}; "
+                f"cache: {config.nb_execution_cache_path}")
+
+
+def on_builder_inited(app: Sphinx) -> None:
+    # myst-nb writes executed notebooks, images and glue data to one folder beside outdir; the two
+    # languages would overwrite each other's notebooks there, so each language gets its own.
+    folder = Path(app.outdir).parents[1] / "jupyter_execute" / app.config.language
+    app.env.mystnb_config = app.env.mystnb_config.copy(output_folder=str(folder.resolve()))
+
+
+# --- while reading ----------------------------------------------------------------------------
+
+@stops_build
+def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
+    path = str(app.env.doc2path(docname))
+    if not path.endswith(".md"):
+        return
+    notebook = split_notebook(source[0])
+    if any(cell.kind == "code" for cell in notebook.cells):
+        source[0] = source[0].rstrip("\n") + "\n" + kernel.PROVENANCE_CELL
+
+
+def check_cell_errors(doctree: nodes.document, path: str) -> None:
+    """Stop at the first code cell whose output is an error, unless it is tagged raises-exception."""
+    for cell in doctree.findall(nodes.container):
+        if cell.get("nb_element") != "cell_code":
+            continue
+        tags = cell.get("cell_metadata", {}).get("tags", [])
+        if "raises-exception" in tags:
+            continue
+        for output in cell.findall(nodes.literal_block):
+            if "traceback" in output.get("classes", []):
+                last = output.astext().strip().splitlines()[-1:] or ["(no message)"]
+                raise lesson_error(
+                    path, cell.line or 1,
+                    f"this code cell raised an exception: {last[0]}",
+                    "fix the code, or tag the cell 'raises-exception' if the error is the lesson",
+                )
+
+
+@stops_build
+def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
+    docname = app.env.docname
+    path = str(app.env.doc2path(docname))
+    check_cell_errors(doctree, path)
+    folder = Path(app.env.mystnb_config.output_folder)
+    record = kernel.read_glued_record(folder.joinpath(*f"{docname}.glue.json".split("/")))
+    records = _records(app.env)
+    records.pop(docname, None)
+    if record is None:
+        return
+    check_accelerator(record, path)
+    from myst_nb.sphinx_ import NbMetadataCollector
+
+    exec_data = NbMetadataCollector.get_exec_data(app.env, docname) or {}
+    ran_at = dt.datetime.fromisoformat(record["ran_at"])
+    record["outputs"] = "executed" if ran_at >= app.learnjax_build_started else "cache"
+    record["execution_seconds"] = exec_data.get("runtime")
+    records[docname] = record
+
+
+def _records(env) -> dict:
+    if not hasattr(env, "learnjax_provenance"):
+        env.learnjax_provenance = {}
+    return env.learnjax_provenance
+
+
+def page_record(env, docname: str) -> dict | None:
+    return _records(env).get(docname)
+
+
+def on_env_purge_doc(app: Sphinx, env, docname: str) -> None:
+    _records(env).pop(docname, None)
+
+
+def on_env_merge_info(app: Sphinx, env, docnames, other) -> None:
+    _records(env).update({d: r for d, r in _records(other).items() if d in docnames})
+
+
+# --- what readers see -------------------------------------------------------------------------
+
+def format_seconds(seconds: float | None) -> str:
+    return "?" if seconds is None else f"{seconds:.1f}"
+
+
+def format_when(record: dict) -> str:
+    return dt.datetime.fromisoformat(record["ran_at"]).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def provenance_text(record: dict | None, language: str) -> str:
+    """The provenance line of a lesson page, in ``language``."""
+    if record is None:
+        return text(language, "provenance_missing")
+    return text(
+        language, "provenance", when=format_when(record), device=record["device_kind"],
+        backend=record["backend"], count=record["device_count"], jax=record["jax"],
+        jaxlib=record["jaxlib"], seconds=format_seconds(record["execution_seconds"]),
+    )
+
+
+class build_report_table(nodes.General, nodes.Element):
+    """Placeholder replaced by the table of every page's record once all pages are read."""
+
+
+class BuildReportDirective(SphinxDirective):
+    def run(self):
+        return [build_report_table()]
+
+
+def report_table(app: Sphinx, language: str) -> nodes.Node:
+    env = app.env
+    records = sorted(_records(env).items())
+    if not records:
+        return nodes.paragraph(text=text(language, "report_empty"))
+    columns = ["report_page", "report_outputs", "report_seconds", "report_device",
+               "report_backend", "report_versions", "report_when"]
+    table = nodes.table(classes=["learnjax-build-report"])
+    group = nodes.tgroup(cols=len(columns))
+    table += group
+    group.extend(nodes.colspec(colwidth=1) for _ in columns)
+    head = nodes.thead()
+    head += _row([nodes.Text(text(language, c)) for c in columns])
+    body = nodes.tbody()
+    for docname, record in records:
+        link = nodes.reference("", "", internal=True, refuri=app.builder.get_relative_uri("build-report", docname))
+        link += nodes.Text(env.titles[docname].astext() if docname in env.titles else docname)
+        body += _row([
+            link,
+            nodes.Text(text(language, f"report_{record['outputs']}")),
+            nodes.Text(format_seconds(record["execution_seconds"])),
+            nodes.Text(f"{record['device_kind']} × {record['device_count']}"),
+            nodes.Text(record["backend"]),
+            nodes.Text(f"{record['jax']} / {record['jaxlib']}"),
+            nodes.Text(format_when(record)),
+        ])
+    group += head
+    group += body
+    return table
+
+
+def _row(cells: list[nodes.Node]) -> nodes.row:
+    row = nodes.row()
+    for content in cells:
+        entry = nodes.entry()
+        entry += nodes.paragraph("", "", content)
+        row += entry
+    return row
+
+
+def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for node in list(doctree.findall(build_report_table)):
+        node.replace_self(report_table(app, app.config.language))
+
+
+# --- after the build --------------------------------------------------------------------------
+
+def report_records(app: Sphinx) -> list[dict]:
+    language = app.config.language
+    return [
+        {"page": docname, "language": language, "html": f"{language}/{app.builder.get_target_uri(docname)}",
+         **record}
+        for docname, record in sorted(_records(app.env).items())
+    ]
+
+
+def merge_report(report_file: Path, language: str, records: list[dict]) -> None:
+    """Replace ``language``'s records in the report file, keeping the other language's."""
+    kept = []
+    if report_file.exists():
+        kept = [r for r in json.loads(report_file.read_text(encoding="utf8"))["pages"]
+                if r["language"] != language]
+    pages = sorted(kept + records, key=lambda r: (r["page"], r["language"]))
+    report_file.write_text(json.dumps({"pages": pages}, indent=2, ensure_ascii=False) + "\n",
+                           encoding="utf8")
+
+
+def on_build_finished(app: Sphinx, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    merge_report(Path(app.outdir).parent / REPORT_NAME, app.config.language, report_records(app))
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("config-inited", on_config_inited)
+    app.connect("builder-inited", on_builder_inited, priority=600)
+    app.connect("source-read", on_source_read, priority=500)
+    app.connect("doctree-read", on_doctree_read)
+    app.connect("doctree-resolved", on_doctree_resolved)
+    app.connect("env-purge-doc", on_env_purge_doc)
+    app.connect("env-merge-info", on_env_merge_info)
+    app.connect("build-finished", on_build_finished)
+    app.add_node(build_report_table)
+    app.add_directive("build-report", BuildReportDirective)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

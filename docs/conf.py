@@ -1,0 +1,55 @@
+"""Sphinx configuration of Learning JAX · JAX 배우기.
+
+Built once per language: ``sphinx-build -D language=ko`` and ``-D language=en`` (see
+``learnjax_site.build``, which ``nox -s docs`` runs). Test fixtures reuse this file with ``-c docs``.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
+
+language = "ko"  # overridden per build with -D language=...
+project = "JAX 배우기 · Learning JAX"
+author = "Learning JAX contributors"
+copyright = "2026, Learning JAX contributors"
+
+extensions = [
+    "myst_nb",
+    "sphinx_copybutton",
+    "sphinx_design",
+    "learnjax_site",
+]
+
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
+templates_path = ["_templates"]
+html_static_path = ["_static"]
+html_css_files = ["learnjax.css"]
+locale_dirs = ["locales"]
+
+# --- execution: once, through the cache (learnjax_site points the cache at this machine's kind)
+nb_execution_mode = "cache"
+nb_execution_timeout = 900
+nb_execution_raise_on_error = False  # learnjax_site stops the build naming the cell's line
+nb_execution_show_tb = True
+nb_merge_streams = True
+myst_enable_extensions = ["colon_fence", "dollarmath", "deflist"]
+myst_heading_anchors = 3
+suppress_warnings = ["mystnb.unknown_mime_type"]
+
+# --- the published site
+html_baseurl = os.environ.get("LEARNJAX_BASE_URL", "")
+html_theme = "sphinx_book_theme"
+html_title = "JAX 배우기 · Learning JAX"
+html_copy_source = False  # the sources hold both languages; each build shows one
+html_show_sourcelink = False
+html_last_updated_fmt = None
+html_theme_options = {
+    "repository_url": os.environ.get("LEARNJAX_REPOSITORY_URL", "https://github.com/learning-jax/learning-jax"),
+    "use_repository_button": True,
+    "use_download_button": False,
+    "article_header_end": ["language-switch.html", "article-header-buttons.html"],
+    "show_toc_level": 2,
+}
+copybutton_exclude = ".linenos, .gp, .go"
