@@ -54,7 +54,7 @@ class ProgramSourceDirective(SphinxDirective):
         rel, path = self.env.relfn2path(self.arguments[0])
         self.env.note_dependency(rel)
         code = Path(path).read_text(encoding="utf8")
-        block = nodes.literal_block(code, code, language="python")
+        block = nodes.literal_block(code, code, language="python", classes=["learnjax-program-source"])
         self.set_source_info(block)
         name = Path(path).name
         summary = text(self.config.language, "source_of", name=name)

@@ -28,10 +28,10 @@ from .errors import lesson_error, stops_build
 from .texts import text
 
 # Reading speeds for technical prose: Korean is read by syllable, English by word; code is read
-# line by line and more slowly.
+# line by line and more slowly. Folded material (a program's source, a solution) is not counted.
 KOREAN_SYLLABLES_PER_MINUTE = 450
 ENGLISH_WORDS_PER_MINUTE = 200
-CODE_LINES_PER_MINUTE = 12
+CODE_LINES_PER_MINUTE = 20
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _LATIN_WORD = re.compile(r"[A-Za-z0-9]+(?:['’.\-_][A-Za-z0-9]+)*")
@@ -42,7 +42,7 @@ def reading_minutes(prose: str, code_lines: int) -> int:
 
     >>> reading_minutes("가" * 900, 0)
     2
-    >>> reading_minutes("word " * 400, 24)
+    >>> reading_minutes("word " * 400, 40)
     4
     """
     minutes = (len(_HANGUL.findall(prose)) / KOREAN_SYLLABLES_PER_MINUTE
@@ -72,10 +72,19 @@ class lesson_header(nodes.General, nodes.Element):
     """Placeholder under a lesson's title; filled once every page has been read."""
 
 
+FOLDED_CLASSES = {"learnjax-program-source", "tag_solution"}
+
+
+def _folded(node: nodes.Node) -> bool:
+    return any(FOLDED_CLASSES & set(getattr(a, "get", lambda *_: [])("classes", [])) for a in _ancestors(node))
+
+
 def _text_and_code(doctree: nodes.document) -> tuple[str, int]:
     prose, code_lines = [], 0
     for node in doctree.findall(nodes.Text):
         parent = node.parent
+        if _folded(parent):
+            continue
         inside_cell = any(isinstance(a, nodes.container) and a.get("nb_element") == "cell_code"
                           for a in _ancestors(parent))
         if isinstance(parent, nodes.literal_block):

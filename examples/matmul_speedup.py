@@ -1,0 +1,208 @@
+"""Matrix multiplication in NumPy, in jax.numpy without jit, and under jax.jit (cold and warm).
+
+The exercise of the lesson "NumPy on accelerators, and XLA": for each size n it times an n×n
+float32 matmul four ways and prints a table:
+
+* ``numpy``: NumPy on the CPU;
+* ``jnp``: ``jnp.matmul`` called directly (JAX dispatches the one operation on its own);
+* ``jit cold``: the first call of a freshly jitted function (tracing + compiling + running);
+* ``jit warm``: later calls, which reuse the compiled program.
+
+Every timing blocks on the result before reading the clock (``block_until_ready``), is repeated
+after a warm-up, and is reported as the median with the spread (min to max) of the runs.
+
+    python examples/matmul_speedup.py --sizes 64 256 1024 2048 --plot matmul.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+DEFAULT_SIZES = (64, 128, 256, 512, 1024, 2048)
+METHODS = ("numpy", "jnp", "jit cold", "jit warm")
+
+
+@dataclasses.dataclass
+class Timing:
+    """Seconds of several runs of one call.
+
+    >>> t = Timing([0.3, 0.1, 0.2])
+    >>> t.median, t.fastest, t.slowest
+    (0.2, 0.1, 0.3)
+    """
+
+    samples: list[float]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+    @property
+    def fastest(self) -> float:
+        return min(self.samples)
+
+    @property
+    def slowest(self) -> float:
+        return max(self.samples)
+
+
+def time_call(call, repeats: int = 5, warmup: int = 1) -> Timing:
+    """Time ``call()`` ``repeats`` times after ``warmup`` untimed calls, blocking on each result.
+
+    >>> t = time_call(lambda: jnp.ones(3) * 2, repeats=4)
+    >>> len(t.samples), all(s > 0 for s in t.samples)
+    (4, True)
+    """
+    for _ in range(warmup):
+        jax.block_until_ready(call())
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        jax.block_until_ready(call())
+        samples.append(time.perf_counter() - start)
+    return Timing(samples)
+
+
+def time_cold_jit(fn, *args, repeats: int = 3) -> Timing:
+    """Time the first call of a freshly jitted copy of ``fn``: trace, compile and run.
+
+    Each run wraps a new function object, so nothing is found in JAX's caches.
+
+    >>> t = time_cold_jit(lambda x: x + 1, jnp.ones(3), repeats=2)
+    >>> len(t.samples)
+    2
+    """
+    samples = []
+    for _ in range(repeats):
+        fresh = jax.jit(lambda *a: fn(*a))  # a new function: a cache miss every time
+        start = time.perf_counter()
+        jax.block_until_ready(fresh(*args))
+        samples.append(time.perf_counter() - start)
+    return Timing(samples)
+
+
+def matmul_flops(n: int) -> int:
+    """Floating-point operations of an n×n by n×n matrix product (a multiply and an add each).
+
+    >>> matmul_flops(2)
+    16
+    """
+    return 2 * n**3
+
+
+def benchmark_size(n: int, repeats: int = 5, seed: int = 0) -> dict[str, Timing]:
+    """Time one n×n float32 matmul the four ways in ``METHODS``.
+
+    >>> timings = benchmark_size(8, repeats=2)
+    >>> sorted(timings) == sorted(METHODS)
+    True
+    """
+    rng = np.random.default_rng(seed)
+    a_np = rng.standard_normal((n, n), dtype=np.float32)
+    b_np = rng.standard_normal((n, n), dtype=np.float32)
+    a, b = jnp.asarray(a_np), jnp.asarray(b_np)
+    matmul = jax.jit(jnp.matmul)
+    return {
+        "numpy": time_call(lambda: a_np @ b_np, repeats),
+        "jnp": time_call(lambda: jnp.matmul(a, b), repeats),
+        "jit cold": time_cold_jit(jnp.matmul, a, b),
+        "jit warm": time_call(lambda: matmul(a, b), repeats),
+    }
+
+
+def run(sizes, repeats: int = 5) -> dict[int, dict[str, Timing]]:
+    """Benchmark every size; returns ``{n: {method: Timing}}``."""
+    return {n: benchmark_size(n, repeats) for n in sizes}
+
+
+def format_table(results: dict[int, dict[str, Timing]]) -> str:
+    """A plain-text table: median milliseconds per method, warm-jit GFLOP/s, speed-up over NumPy.
+
+    >>> print(format_table({64: {m: Timing([0.001, 0.002]) for m in METHODS}}))  # doctest: +NORMALIZE_WHITESPACE
+        n  numpy ms  jnp ms  jit cold ms  jit warm ms  jit warm GFLOP/s  numpy / jit warm
+       64     1.500   1.500        1.500        1.500               0.3              1.00
+    """
+    header = f"{'n':>5}  {'numpy ms':>8}  {'jnp ms':>6}  {'jit cold ms':>11}  {'jit warm ms':>11}" \
+             f"  {'jit warm GFLOP/s':>16}  {'numpy / jit warm':>16}"
+    rows = [header]
+    for n, timings in results.items():
+        ms = {m: timings[m].median * 1e3 for m in METHODS}
+        gflops = matmul_flops(n) / timings["jit warm"].median / 1e9
+        speedup = timings["numpy"].median / timings["jit warm"].median
+        rows.append(f"{n:>5}  {ms['numpy']:>8.3f}  {ms['jnp']:>6.3f}  {ms['jit cold']:>11.3f}"
+                    f"  {ms['jit warm']:>11.3f}  {gflops:>16.1f}  {speedup:>16.2f}")
+    return "\n".join(rows)
+
+
+def use_hangul_font() -> None:
+    """Let matplotlib draw Hangul: NanumGothic (shipped in the koreanize-matplotlib wheel) as fallback.
+
+    The package's own import hook uses a deprecated API, so only its font files are used here.
+    """
+    import importlib.util
+    from pathlib import Path
+
+    import matplotlib.pyplot as plt
+    from matplotlib import font_manager
+
+    spec = importlib.util.find_spec("koreanize_matplotlib")
+    if spec is None:
+        raise SystemExit("--plot needs the koreanize-matplotlib package for its Hangul font: "
+                         "pip install koreanize-matplotlib")
+    for ttf in sorted((Path(spec.submodule_search_locations[0]) / "fonts").glob("*.ttf")):
+        font_manager.fontManager.addfont(str(ttf))
+    plt.rcParams["font.family"] = ["DejaVu Sans", "NanumGothic"]
+
+
+def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
+    """Write a log-log plot of median time against n, with min-max bars, labelled in both languages."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    use_hangul_font()
+    sizes = list(results)
+    fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
+    for method in METHODS:
+        med = np.array([results[n][method].median for n in sizes]) * 1e3
+        low = med - np.array([results[n][method].fastest for n in sizes]) * 1e3
+        high = np.array([results[n][method].slowest for n in sizes]) * 1e3 - med
+        ax.errorbar(sizes, med, yerr=[low, high], marker="o", capsize=3, label=method)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32)")
+    ax.set_ylabel("시간 (ms, 중앙값) · time (ms, median)")
+    ax.set_title(f"행렬 곱 · matmul on {jax.devices()[0].device_kind} ({jax.default_backend()})")
+    ax.legend()
+    ax.grid(True, which="both", alpha=0.3)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> dict[int, dict[str, Timing]]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES),
+                        help="matrix sizes n to time (default: %(default)s)")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs per method (default: 5)")
+    parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
+    args = parser.parse_args(argv)
+    print(f"JAX {jax.__version__} on {jax.devices()[0].device_kind} ({jax.default_backend()}); "
+          f"median of {args.repeats} runs (jit cold: 3 fresh functions)")
+    results = run(args.sizes, args.repeats)
+    print(format_table(results))
+    if args.plot:
+        plot(results, args.plot)
+        print(f"plot written to {args.plot}")
+    return results
+
+
+if __name__ == "__main__":
+    results = main()
