@@ -26,7 +26,7 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 html_css_files = ["learnjax.css"]
-locale_dirs = ["locales"]
+locale_dirs = [str(Path(__file__).parent / "locales")]  # absolute: fixtures build with -c docs
 
 # --- execution: once, through the cache (learnjax_site points the cache at this machine's kind)
 nb_execution_mode = "cache"

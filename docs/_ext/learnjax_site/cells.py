@@ -117,7 +117,6 @@ def split_notebook(text: str) -> Notebook:
 
     cells: list[Cell] = []
     pending = Cell("markdown", body_start, len(lines), {})
-    depth = 0
 
     def close(at: int) -> None:
         pending.end = at
@@ -125,8 +124,7 @@ def split_notebook(text: str) -> Notebook:
             cells.append(pending)
 
     for token in tokens:
-        depth += token.nesting
-        if depth != 0 or token.map is None:
+        if token.level != 0 or token.map is None:  # only top-level blocks start cells
             continue
         if token.type == "heading_open":
             pending.headings.append((token.map[0], int(token.tag[1])))

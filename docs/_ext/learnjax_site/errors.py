@@ -38,7 +38,11 @@ def stops_build(handler):
         try:
             return handler(*args, **kwargs)
         except LessonError as error:
-            LOGGER.error(f"{error.problem}\n    What to do: {error.fix}", location=error.where)
+            message = f"{error.problem}\n    What to do: {error.fix}"
+            if ":" in error.where:  # path:line; Sphinx prints it in front of ERROR
+                LOGGER.error(message, location=error.where)
+            else:  # not a place in a page (e.g. the kernel); Sphinx would take it for a docname
+                LOGGER.error(f"{error.where}: {message}")
             raise SystemExit(2) from None
 
     return wrapper

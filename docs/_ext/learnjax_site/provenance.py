@@ -85,8 +85,11 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
         source[0] = source[0].rstrip("\n") + "\n" + kernel.PROVENANCE_CELL
 
 
-def check_cell_errors(doctree: nodes.document, path: str) -> None:
-    """Stop at the first code cell whose output is an error, unless it is tagged raises-exception."""
+def check_cell_errors(doctree: nodes.document, path: str, source_map: list[int]) -> None:
+    """Stop at the first code cell whose output is an error, unless it is tagged raises-exception.
+
+    ``source_map`` is myst-nb's line of each notebook cell (1-based, the cell's opening fence).
+    """
     for cell in doctree.findall(nodes.container):
         if cell.get("nb_element") != "cell_code":
             continue
@@ -96,8 +99,10 @@ def check_cell_errors(doctree: nodes.document, path: str) -> None:
         for output in cell.findall(nodes.literal_block):
             if "traceback" in output.get("classes", []):
                 last = output.astext().strip().splitlines()[-1:] or ["(no message)"]
+                index = cell.get("cell_index")
+                line = source_map[index] if index is not None and index < len(source_map) else cell.line
                 raise lesson_error(
-                    path, cell.line or 1,
+                    path, line or 1,
                     f"this code cell raised an exception: {last[0]}",
                     "fix the code, or tag the cell 'raises-exception' if the error is the lesson",
                 )
@@ -107,7 +112,7 @@ def check_cell_errors(doctree: nodes.document, path: str) -> None:
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     docname = app.env.docname
     path = str(app.env.doc2path(docname))
-    check_cell_errors(doctree, path)
+    check_cell_errors(doctree, path, app.env.metadata[docname].get("source_map", []))
     folder = Path(app.env.mystnb_config.output_folder)
     record = kernel.read_glued_record(folder.joinpath(*f"{docname}.glue.json".split("/")))
     records = _records(app.env)

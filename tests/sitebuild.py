@@ -1,0 +1,29 @@
+"""Run the site's build driver on a fixture, as ``nox -s docs`` runs it on docs/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def copy_fixture(name: str, destination: Path) -> Path:
+    """Copy a fixture's pages to ``destination`` (so tests may edit them) and return it."""
+    shutil.copytree(FIXTURES / name, destination)
+    return destination
+
+
+def build(source: Path, out: Path, *languages: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Build ``source`` into ``out``; returns the finished process, output in ``.stdout``."""
+    command = [sys.executable, "-m", "learnjax_site.build", "--source", str(source), "--out", str(out)]
+    if languages:
+        command += ["--lang", *languages]
+    environment = {**os.environ, "PYTHONPATH": str(ROOT / "docs" / "_ext"), **(env or {})}
+    environment.pop("JAX_PLATFORMS", None)  # the kernel sees what a contributor's build sees
+    return subprocess.run(command, capture_output=True, text=True, env=environment,
+                          stdin=subprocess.DEVNULL, timeout=900)

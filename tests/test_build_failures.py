@@ -1,0 +1,39 @@
+"""Wrong pages and wrong builds stop the build with the file, the line and what to do."""
+
+from __future__ import annotations
+
+import pytest
+
+from sitebuild import FIXTURES, build, copy_fixture
+
+CASES = {
+    # fixture: (line the message must name, words it must contain)
+    "raises": (22, ["this code cell raised an exception", "ZeroDivisionError", "raises-exception"]),
+    "unknown-lang": (14, ["unknown language 'jp'", "use one of ko, en"]),
+    "unpaired": (22, ["Korean cell has no English counterpart", "+++ {\"lang\": \"en\"}"]),
+    "headings": (14, ["different headings", "same headings at the same levels"]),
+    "warning": (14, ["WARNING", "undefined label"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_broken_page_stops_the_build(case, tmp_path):
+    line, words = CASES[case]
+    result = build(FIXTURES / "broken" / case, tmp_path / "out", "ko")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert f"broken/{case}/index.md:{line}:" in output, output[-3000:]
+    for word in words:
+        assert word in output, output[-3000:]
+    assert "The ko build failed" in output
+    assert not (tmp_path / "out" / "html" / "index.html").exists()
+
+
+def test_accelerator_required_refuses_a_cpu_kernel(tmp_path):
+    source = copy_fixture("site", tmp_path / "site")
+    result = build(source, tmp_path / "out", "ko", env={"LEARNJAX_REQUIRE_ACCELERATOR": "1"})
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "LEARNJAX_REQUIRE_ACCELERATOR=1, but the kernel's default JAX backend is 'cpu'" in output
+    assert "unset LEARNJAX_REQUIRE_ACCELERATOR for a CPU build" in output
+    assert "Executing notebook" not in output  # refused before anything ran

@@ -1,0 +1,157 @@
+"""Build the fixture site in both languages, as `nox -s docs` does, and read the HTML it made."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from sitebuild import build, copy_fixture
+
+PAGES = ["index", "part/index", "part/first", "part/second"]
+MARKER = {"ko": "KOONLY", "en": "ENONLY"}
+OTHER = {"ko": "en", "en": "ko"}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("site")
+    source = copy_fixture("site", root / "pages")
+    result = build(source, root / "out")
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    return {"source": source, "out": root / "out", "html": root / "out" / "html", "log": result.stdout}
+
+
+def page(site, language: str, name: str) -> BeautifulSoup:
+    return BeautifulSoup((site["html"] / language / f"{name}.html").read_text(encoding="utf8"), "html.parser")
+
+
+def report(out: Path) -> dict[tuple[str, str], dict]:
+    pages = json.loads((out / "html" / "build-report.json").read_text(encoding="utf8"))["pages"]
+    return {(p["page"], p["language"]): p for p in pages}
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+@pytest.mark.parametrize("name", PAGES)
+def test_page_is_in_one_language(site, language, name):
+    soup = page(site, language, name)
+    assert soup.html["lang"] == language
+    text = soup.get_text()
+    assert MARKER[OTHER[language]] not in text
+    assert MARKER[OTHER[language]] not in str(soup.title)
+    if name != "part/index":
+        assert MARKER[language] in text
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_search_index_and_titles_hold_one_language(site, language):
+    raw = (site["html"] / language / "searchindex.js").read_text(encoding="utf8")
+    index = json.dumps(json.loads(raw[raw.index("(") + 1:raw.rindex(")")]), ensure_ascii=False)
+    assert ("시험용 사이트" in index) == (language == "ko")
+    assert ("Fixture site" in index) == (language == "en")
+    assert page(site, language, "part/first").title.get_text().startswith(
+        "첫 강의" if language == "ko" else "First lesson")
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+@pytest.mark.parametrize("name", PAGES)
+def test_switch_and_hreflang_lead_to_the_counterpart(site, language, name):
+    here = site["html"] / language / f"{name}.html"
+    switch = page(site, language, name).select_one("a.learnjax-language-switch")
+    assert switch is not None and switch["hreflang"] == OTHER[language]
+    target = (here.parent / switch["href"]).resolve()
+    assert target == (site["html"] / OTHER[language] / f"{name}.html").resolve()
+    back = BeautifulSoup(target.read_text(encoding="utf8"), "html.parser").select_one("a.learnjax-language-switch")
+    assert (target.parent / back["href"]).resolve() == here.resolve()
+    alternates = {link["hreflang"]: link["href"] for link in page(site, language, name).select("link[rel=alternate]")}
+    assert set(alternates) == {"ko", "en", "x-default"}
+    for lang in ("ko", "en"):
+        assert (here.parent / alternates[lang]).resolve() == (site["html"] / lang / f"{name}.html").resolve()
+    assert (here.parent / alternates["x-default"]).resolve() == (site["html"] / "index.html").resolve()
+
+
+def test_root_page_links_to_both_languages_without_javascript(site):
+    soup = BeautifulSoup((site["html"] / "index.html").read_text(encoding="utf8"), "html.parser")
+    hrefs = {a["href"] for a in soup.select("body a")}
+    assert hrefs == {"ko/index.html", "en/index.html"}
+    script = soup.script.string
+    assert "navigator.languages" in script and "ko/index.html" in script and "en/index.html" in script
+
+
+def test_second_language_executes_nothing(site):
+    records = report(site["out"])
+    for name in ("part/first", "part/second"):
+        assert records[(name, "ko")]["outputs"] == "executed"
+        assert records[(name, "en")]["outputs"] == "cache"
+        assert records[(name, "en")]["ran_at"] == records[(name, "ko")]["ran_at"]
+    english_log = site["log"].split("=== Building English (en) ===")[1]
+    assert "Executing notebook" not in english_log
+    assert "Using cached notebook" in english_log
+
+
+def test_report_records_come_from_the_kernel(site):
+    import jax
+    import jaxlib
+
+    record = report(site["out"])[("part/first", "ko")]
+    assert record["backend"] == "cpu" and record["device_kind"] == "cpu"
+    assert record["jax"] == jax.__version__ and record["jaxlib"] == jaxlib.__version__
+    assert record["execution_seconds"] > 0
+    assert {p for p, _ in report(site["out"])} == {"part/first", "part/second"}  # no code, no record
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_lesson_header_and_provenance(site, language):
+    soup = page(site, language, "part/second")
+    facts = soup.select_one(".learnjax-lesson-facts").get_text()
+    assert ("전체 2강 중 2강" if language == "ko" else "Lesson 2 of 2") in facts
+    assert ("시험 파트" if language == "ko" else "Fixture part") in facts
+    assert MARKER[language] in soup.select_one(".learnjax-lesson-summary").get_text()
+    provenance = soup.select_one(".learnjax-provenance").get_text()
+    assert "cpu" in provenance and ("JAX" in provenance)
+
+
+def test_outputs_glue_callouts_and_solutions(site):
+    for language, trap, solution in (("ko", "함정", "풀이 보기"), ("en", "Trap", "Show the solution")):
+        soup = page(site, language, "part/first")
+        text = soup.get_text()
+        assert "FIRST-LESSON-OUTPUT 42" in text
+        glued = "값은 42입니다" if language == "ko" else "The value is 42."
+        assert glued in text
+        assert "ValueError: taught on purpose" in text  # raises-exception cell kept its traceback
+        assert soup.select_one(".learnjax-trap .admonition-title").get_text().strip() == trap
+        details = soup.select_one(".learnjax-solution details")
+        assert details is not None and solution in details.summary.get_text()
+        assert "SOLUTION-OUTPUT" in details.get_text()
+
+
+def test_theme_interface_is_korean_in_the_korean_build(site):
+    ko, en = page(site, "ko", "part/first").get_text(), page(site, "en", "part/first").get_text()
+    assert "본문으로 건너뛰기" in ko and "Skip to main content" not in ko
+    assert "Skip to main content" in en
+
+
+def test_edits_reexecute_only_what_changed(site, tmp_path):
+    out = tmp_path / "out"
+    source = copy_fixture("site", tmp_path / "pages")
+    assert build(source, out, "ko").returncode == 0
+
+    unchanged = build(source, out, "ko")
+    assert {r["outputs"] for r in report(out).values()} == {"cache"}, unchanged.stdout[-2000:]
+
+    first = source / "part" / "first.md"
+    first.write_text(first.read_text(encoding="utf8").replace("ENONLY body.", "ENONLY edited body."), encoding="utf8")
+    prose_edit = build(source, out, "ko")
+    assert prose_edit.returncode == 0
+    assert {r["outputs"] for r in report(out).values()} == {"cache"}
+
+    second = source / "part" / "second.md"
+    second.write_text(second.read_text(encoding="utf8").replace("SECOND-LESSON-OUTPUT", "SECOND-EDITED"),
+                      encoding="utf8")
+    code_edit = build(source, out, "ko")
+    assert code_edit.returncode == 0
+    records = report(out)
+    assert records[("part/second", "ko")]["outputs"] == "executed"
+    assert records[("part/first", "ko")]["outputs"] == "cache"
