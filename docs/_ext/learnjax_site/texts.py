@@ -7,11 +7,11 @@ TEXTS = {
         "switch_label": "English",
         "switch_title": "이 페이지를 영어로 보기",
         "lesson_position": "{part} · 전체 {total}강 중 {number}강",
-        "reading_time": "읽는 시간 약 {minutes}분",
+        "reading_time": "읽는 데 약 {minutes}분",
         "tags": "태그",
         "provenance": (
-            "이 페이지의 출력은 {when}에 {device} ({backend} 백엔드, 디바이스 {count}개)에서 "
-            "JAX {jax} · jaxlib {jaxlib}로 실행해 만들었습니다. 실행 시간 {seconds}초."
+            "이 페이지의 출력은 {when}에 {device}에서 실행해 만들었습니다. 백엔드 {backend}, "
+            "디바이스 {count}개, JAX {jax}, jaxlib {jaxlib}, 실행 시간 {seconds}초."
         ),
         "provenance_missing": "이 페이지의 실행 기록을 찾지 못했습니다.",
         "mental-model": "멘탈 모델",
@@ -20,7 +20,7 @@ TEXTS = {
         "exercise": "연습 문제",
         "solution_show": "풀이 보기",
         "solution_hide": "풀이 숨기기",
-        "source_of": "프로그램 소스: {name}",
+        "source_of": "소스 코드: {name}",
         "report_page": "페이지",
         "report_outputs": "출력",
         "report_executed": "이번 빌드에서 실행",
