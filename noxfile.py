@@ -24,14 +24,14 @@ def install(session: nox.Session, group: str) -> None:
         session.install(jax_package)
 
 
-@nox.session(python="3.11")
+@nox.session
 def docs(session: nox.Session) -> None:
     """Build the site in both languages into docs/_build/html (extra args go to sphinx-build)."""
     install(session, "docs")
     session.run("python", "-m", "learnjax_site.build", *session.posargs, env=SITE_ENV)
 
 
-@nox.session(name="docs-live", python="3.11")
+@nox.session(name="docs-live")
 def docs_live(session: nox.Session) -> None:
     """Rebuild one language on save and serve it: nox -s docs-live -- [ko|en] (default ko)."""
     install(session, "live")
@@ -45,14 +45,14 @@ def docs_live(session: nox.Session) -> None:
     )
 
 
-@nox.session(python="3.11")
+@nox.session
 def tests(session: nox.Session) -> None:
     """Doctests of examples/ and the extensions, unit tests, failure fixtures, fixture-site build."""
     install(session, "test")
     session.run("pytest", *session.posargs)
 
 
-@nox.session(python="3.11")
+@nox.session
 def lint(session: nox.Session) -> None:
     """ruff check over the Python code."""
     install(session, "lint")

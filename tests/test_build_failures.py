@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from sitebuild import FIXTURES, build, copy_fixture
 
 CASES = {

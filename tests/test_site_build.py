@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-
 from sitebuild import build, copy_fixture
 
 PAGES = ["index", "part/index", "part/first", "part/second"]

@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from .bilingual import LANGUAGES, LANGUAGE_NAMES
+from .bilingual import LANGUAGE_NAMES, LANGUAGES
 
 CONF_DIR = Path(__file__).resolve().parents[2]  # docs/, where conf.py is
 

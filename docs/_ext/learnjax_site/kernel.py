@@ -51,7 +51,7 @@ def kernel_python(kernel_name: str = "python3") -> str:
 
     python = KernelSpecManager().get_kernel_spec(kernel_name).argv[0]
     # jupyter_client starts a kernelspec that names plain "python" with its own interpreter
-    if python in {"python", f"python{sys.version_info[0]}", "python%i.%i" % sys.version_info[:2]}:
+    if python in {"python", f"python{sys.version_info[0]}", f"python{sys.version_info[0]}.{sys.version_info[1]}"}:
         return sys.executable
     return python
 

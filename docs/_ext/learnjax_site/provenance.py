@@ -61,7 +61,7 @@ def on_config_inited(app: Sphinx, config) -> None:
     build_root = Path(app.outdir).parents[1]
     config.nb_execution_cache_path = str(build_root / ".jupyter_cache" / kernel.machine_key(machine))
     app.learnjax_machine = machine
-    app.learnjax_build_started = dt.datetime.now(dt.timezone.utc)
+    app.learnjax_build_started = dt.datetime.now(dt.UTC)
     LOGGER.info(f"kernel: {machine['backend']} / {machine['device_kind']}; "
                 f"cache: {config.nb_execution_cache_path}")
 

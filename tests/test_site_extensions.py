@@ -1,0 +1,98 @@
+"""Unit tests of the provenance records, the build report and the lesson header's pieces."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from docutils import nodes
+from learnjax_site import kernel, lessons, provenance
+from learnjax_site.errors import LessonError
+
+RECORD = {"backend": "gpu", "device_kind": "NVIDIA H100 80GB HBM3", "device_count": 1, "jax": "0.10.2",
+          "jaxlib": "0.10.2", "ran_at": "2026-11-22T09:30:00.123456+00:00", "outputs": "executed",
+          "execution_seconds": 12.34}
+
+
+def test_probe_reports_this_kernels_backend():
+    import sys
+
+    record = kernel.probe(sys.executable)
+    assert record["backend"] == "cpu" and record["device_count"] >= 1
+    assert kernel.machine_key(record) == "cpu-cpu"
+
+
+def test_glued_record_round_trips(tmp_path):
+    glue_file = tmp_path / "page.glue.json"
+    glue_file.write_text(json.dumps({kernel.PROVENANCE_KEY: {"data": {"text/plain": repr(json.dumps(RECORD))}}}))
+    assert kernel.read_glued_record(glue_file) == RECORD
+    assert kernel.read_glued_record(tmp_path / "missing.glue.json") is None
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("ko", "2026-11-22 09:30 UTC에 NVIDIA H100 80GB HBM3에서 실행해 만들었습니다. 백엔드 gpu"),
+    ("en", "made on 2026-11-22 09:30 UTC on NVIDIA H100 80GB HBM3 (gpu backend, 1 device(s)) "
+           "with JAX 0.10.2 and jaxlib 0.10.2, in 12.3 s"),
+])
+def test_provenance_line(language, expected):
+    assert expected in provenance.provenance_text(RECORD, language)
+
+
+def test_accelerator_requirement(monkeypatch):
+    cpu = {**RECORD, "backend": "cpu", "device_kind": "cpu"}
+    monkeypatch.delenv(provenance.REQUIRE_ACCELERATOR, raising=False)
+    provenance.check_accelerator(cpu, "page.md:1")
+    monkeypatch.setenv(provenance.REQUIRE_ACCELERATOR, "1")
+    provenance.check_accelerator(RECORD, "page.md:1")
+    with pytest.raises(LessonError) as error:
+        provenance.check_accelerator(cpu, "lesson.md:1")
+    assert error.value.where == "lesson.md:1" and "'cpu'" in error.value.problem
+
+
+def test_report_merge_keeps_the_other_language(tmp_path):
+    report = tmp_path / "build-report.json"
+    provenance.merge_report(report, "ko", [{"page": "a", "language": "ko", "outputs": "executed"}])
+    provenance.merge_report(report, "en", [{"page": "a", "language": "en", "outputs": "cache"}])
+    provenance.merge_report(report, "ko", [{"page": "a", "language": "ko", "outputs": "cache"}])
+    pages = json.loads(report.read_text())["pages"]
+    assert [(p["language"], p["outputs"]) for p in pages] == [("en", "cache"), ("ko", "cache")]
+
+
+def _cell(tags: list[str], traceback: str | None, index: int) -> nodes.container:
+    cell = nodes.container(nb_element="cell_code", cell_metadata={"tags": tags}, cell_index=index)
+    if traceback:
+        cell += nodes.literal_block(traceback, traceback, classes=["output", "traceback"])
+    return cell
+
+
+def test_cell_errors_stop_unless_tagged():
+    document = nodes.document(None, None)
+    document += _cell([], None, 0)
+    document += _cell(["raises-exception"], "ValueError: taught", 1)
+    provenance.check_cell_errors(document, "page.md", [3, 9, 15])
+    document += _cell([], "Traceback...\nKeyError: 'x'", 2)
+    with pytest.raises(LessonError) as error:
+        provenance.check_cell_errors(document, "page.md", [3, 9, 15])
+    assert error.value.where == "page.md:15" and "KeyError: 'x'" in error.value.problem
+
+
+def test_reading_time_counts_each_script():
+    korean = "가" * 4500  # ten minutes of Korean at the site's rate
+    english = "word " * 2000  # ten minutes of English
+    assert lessons.reading_minutes(korean, 0) == 10
+    assert lessons.reading_minutes(english, 0) == 10
+    assert lessons.reading_minutes("", 0) == 1
+
+
+@pytest.mark.parametrize(("meta", "problem"), [
+    ({"summary": {"ko": "요약"}, "tags": ["a"]}, "summary is missing a language"),
+    ({"summary": {"ko": "요약", "en": "Summary"}, "tags": []}, "has no tags"),
+])
+def test_lesson_front_matter_is_validated(meta, problem):
+    with pytest.raises(LessonError) as error:
+        lessons.lesson_metadata({"lesson": meta}, "page.md", ["---", "lesson:"])
+    assert error.value.where == "page.md:2" and problem in error.value.problem
+
+
+def test_pages_without_lesson_front_matter_are_not_lessons():
+    assert lessons.lesson_metadata({"jupytext": {}}, "page.md", []) is None
