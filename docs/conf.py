@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 language = "ko"  # overridden per build with -D language=...
 project = "JAX 배우기 · Learning JAX"
-author = "Learning JAX contributors"
+author = "JAX 배우기 · Learning JAX contributors"
 copyright = "2026, Learning JAX contributors"
 
 extensions = [
