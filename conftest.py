@@ -1,7 +1,7 @@
 """Shared by every doctest (examples/ and the site's extensions): names and settings.
 
 Doctests see ``np``, ``jax`` and ``jnp`` without importing them. JAX runs on the CPU here, with
-x64 off (its default), so printed dtypes are float32 wherever the site's readers will see them.
+x64 off (its default), as on the site.
 """
 
 import os

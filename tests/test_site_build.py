@@ -9,7 +9,7 @@ import pytest
 from bs4 import BeautifulSoup
 from sitebuild import build, copy_fixture
 
-PAGES = ["index", "part/index", "part/first", "part/second"]
+PAGES = ["index", "part/index", "part/first", "part/second", "about/report"]
 MARKER = {"ko": "KOONLY", "en": "ENONLY"}
 OTHER = {"ko": "en", "en": "ko"}
 
@@ -40,7 +40,7 @@ def test_page_is_in_one_language(site, language, name):
     text = soup.get_text()
     assert MARKER[OTHER[language]] not in text
     assert MARKER[OTHER[language]] not in str(soup.title)
-    if name != "part/index":
+    if name not in ("part/index", "about/report"):
         assert MARKER[language] in text
 
 
@@ -154,3 +154,15 @@ def test_edits_reexecute_only_what_changed(site, tmp_path):
     records = report(out)
     assert records[("part/second", "ko")]["outputs"] == "executed"
     assert records[("part/first", "ko")]["outputs"] == "cache"
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_build_report_page_links_every_lesson(site, language):
+    here = site["html"] / language / "about" / "report.html"
+    rows = page(site, language, "about/report").select("table.learnjax-build-report tbody tr")
+    assert len(rows) == 2
+    for row in rows:
+        target = (here.parent / row.a["href"]).resolve()
+        assert target.exists() and target.parent.name == "part"
+    outputs = {row.select("td")[1].get_text(strip=True) for row in rows}
+    assert outputs == ({"이번 빌드에서 실행"} if language == "ko" else {"taken from the cache"})

@@ -9,6 +9,7 @@ away under "Show the solution" with its executed output. ``{program-source}`` sh
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 
 from docutils import nodes
@@ -58,7 +59,7 @@ class ProgramSourceDirective(SphinxDirective):
         self.set_source_info(block)
         name = Path(path).name
         summary = text(self.config.language, "source_of", name=name)
-        html_open = "<details class=\"learnjax-program-source\"><summary>" + summary + "</summary>"
+        html_open = f'<details class="learnjax-program-source"><summary>{escape(summary)}</summary>'
         return [nodes.raw("", html_open, format="html"), block,
                 nodes.raw("", "</details>", format="html")]
 

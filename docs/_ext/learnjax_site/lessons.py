@@ -25,7 +25,10 @@ from . import provenance
 from .bilingual import LANGUAGES
 from .cells import split_notebook
 from .errors import lesson_error, stops_build
+from .pagedata import PageData
 from .texts import text
+
+LESSONS = PageData("learnjax_lessons")
 
 # Reading speeds for technical prose: Korean is read by syllable, English by word; code is read
 # line by line and more slowly. Folded material (a program's source, a solution) is not counted.
@@ -107,7 +110,7 @@ def _ancestors(node):
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     env = app.env
     docname = env.docname
-    lessons = _lessons(env)
+    lessons = LESSONS.of(env)
     lessons.pop(docname, None)
     path = str(env.doc2path(docname))
     if not path.endswith(".md"):
@@ -125,16 +128,10 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     section.insert(1, lesson_header())
 
 
-def _lessons(env) -> dict:
-    if not hasattr(env, "learnjax_lessons"):
-        env.learnjax_lessons = {}
-    return env.learnjax_lessons
-
-
 def lesson_position(env, docname: str) -> tuple[str, int, int] | None:
     """(part docname, number, total) of a lesson in the toctree of the page that lists it."""
     for parent, children in env.toctree_includes.items():
-        lessons = [c for c in children if c in _lessons(env)]
+        lessons = [c for c in children if c in LESSONS.of(env)]
         if docname in lessons:
             return parent, lessons.index(docname) + 1, len(lessons)
     return None
@@ -142,7 +139,7 @@ def lesson_position(env, docname: str) -> tuple[str, int, int] | None:
 
 def header_nodes(app: Sphinx, docname: str) -> list[nodes.Node]:
     env, language = app.env, app.config.language
-    meta = _lessons(env)[docname]
+    meta = LESSONS.of(env)[docname]
     facts = []
     position = lesson_position(env, docname)
     if position:
@@ -163,18 +160,9 @@ def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> N
         node.replace_self(header_nodes(app, docname))
 
 
-def on_env_purge_doc(app: Sphinx, env, docname: str) -> None:
-    _lessons(env).pop(docname, None)
-
-
-def on_env_merge_info(app: Sphinx, env, docnames, other) -> None:
-    _lessons(env).update({d: m for d, m in _lessons(other).items() if d in docnames})
-
-
 def setup(app: Sphinx) -> dict:
     app.add_node(lesson_header)
     app.connect("doctree-read", on_doctree_read, priority=600)
     app.connect("doctree-resolved", on_doctree_resolved)
-    app.connect("env-purge-doc", on_env_purge_doc)
-    app.connect("env-merge-info", on_env_merge_info)
+    LESSONS.connect(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -24,7 +24,10 @@ from sphinx.util.docutils import SphinxDirective
 from . import kernel
 from .cells import split_notebook
 from .errors import LessonError, lesson_error, stops_build
+from .pagedata import PageData
 from .texts import text
+
+RECORDS = PageData("learnjax_provenance")
 
 LOGGER = logging.getLogger(__name__)
 REQUIRE_ACCELERATOR = "LEARNJAX_REQUIRE_ACCELERATOR"
@@ -115,7 +118,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     check_cell_errors(doctree, path, app.env.metadata[docname].get("source_map", []))
     folder = Path(app.env.mystnb_config.output_folder)
     record = kernel.read_glued_record(folder.joinpath(*f"{docname}.glue.json".split("/")))
-    records = _records(app.env)
+    records = RECORDS.of(app.env)
     records.pop(docname, None)
     if record is None:
         return
@@ -129,22 +132,8 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     records[docname] = record
 
 
-def _records(env) -> dict:
-    if not hasattr(env, "learnjax_provenance"):
-        env.learnjax_provenance = {}
-    return env.learnjax_provenance
-
-
 def page_record(env, docname: str) -> dict | None:
-    return _records(env).get(docname)
-
-
-def on_env_purge_doc(app: Sphinx, env, docname: str) -> None:
-    _records(env).pop(docname, None)
-
-
-def on_env_merge_info(app: Sphinx, env, docnames, other) -> None:
-    _records(env).update({d: r for d, r in _records(other).items() if d in docnames})
+    return RECORDS.of(env).get(docname)
 
 
 # --- what readers see -------------------------------------------------------------------------
@@ -177,9 +166,9 @@ class BuildReportDirective(SphinxDirective):
         return [build_report_table()]
 
 
-def report_table(app: Sphinx, language: str) -> nodes.Node:
+def report_table(app: Sphinx, language: str, fromdocname: str) -> nodes.Node:
     env = app.env
-    records = sorted(_records(env).items())
+    records = sorted(RECORDS.of(env).items())
     if not records:
         return nodes.paragraph(text=text(language, "report_empty"))
     columns = ["report_page", "report_outputs", "report_seconds", "report_device",
@@ -192,7 +181,7 @@ def report_table(app: Sphinx, language: str) -> nodes.Node:
     head += _row([nodes.Text(text(language, c)) for c in columns])
     body = nodes.tbody()
     for docname, record in records:
-        link = nodes.reference("", "", internal=True, refuri=app.builder.get_relative_uri("build-report", docname))
+        link = nodes.reference("", "", internal=True, refuri=app.builder.get_relative_uri(fromdocname, docname))
         link += nodes.Text(env.titles[docname].astext() if docname in env.titles else docname)
         body += _row([
             link,
@@ -219,7 +208,7 @@ def _row(cells: list[nodes.Node]) -> nodes.row:
 
 def on_doctree_resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     for node in list(doctree.findall(build_report_table)):
-        node.replace_self(report_table(app, app.config.language))
+        node.replace_self(report_table(app, app.config.language, docname))
 
 
 # --- after the build --------------------------------------------------------------------------
@@ -229,7 +218,7 @@ def report_records(app: Sphinx) -> list[dict]:
     return [
         {"page": docname, "language": language, "html": f"{language}/{app.builder.get_target_uri(docname)}",
          **record}
-        for docname, record in sorted(_records(app.env).items())
+        for docname, record in sorted(RECORDS.of(app.env).items())
     ]
 
 
@@ -256,8 +245,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("source-read", on_source_read, priority=500)
     app.connect("doctree-read", on_doctree_read)
     app.connect("doctree-resolved", on_doctree_resolved)
-    app.connect("env-purge-doc", on_env_purge_doc)
-    app.connect("env-merge-info", on_env_merge_info)
+    RECORDS.connect(app)
     app.connect("build-finished", on_build_finished)
     app.add_node(build_report_table)
     app.add_directive("build-report", BuildReportDirective)
