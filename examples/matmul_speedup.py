@@ -17,75 +17,19 @@ after a warm-up, and is reported as the median with the spread (min to max) of t
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import statistics
-import time
+import sys
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
+from plotting import new_figure, save  # noqa: E402
+from timing import Timing, time_call, time_cold_jit  # noqa: E402
+
 DEFAULT_SIZES = (64, 128, 256, 512, 1024, 2048)
 METHODS = ("numpy", "jnp", "jit cold", "jit warm")
-
-
-@dataclasses.dataclass
-class Timing:
-    """Seconds of several runs of one call.
-
-    >>> t = Timing([0.3, 0.1, 0.2])
-    >>> t.median, t.fastest, t.slowest
-    (0.2, 0.1, 0.3)
-    """
-
-    samples: list[float]
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.samples)
-
-    @property
-    def fastest(self) -> float:
-        return min(self.samples)
-
-    @property
-    def slowest(self) -> float:
-        return max(self.samples)
-
-
-def time_call(call, repeats: int = 5, warmup: int = 1) -> Timing:
-    """Time ``call()`` ``repeats`` times after ``warmup`` untimed calls, blocking on each result.
-
-    >>> t = time_call(lambda: jnp.ones(3) * 2, repeats=4)
-    >>> len(t.samples), all(s > 0 for s in t.samples)
-    (4, True)
-    """
-    for _ in range(warmup):
-        jax.block_until_ready(call())
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        jax.block_until_ready(call())
-        samples.append(time.perf_counter() - start)
-    return Timing(samples)
-
-
-def time_cold_jit(fn, *args, repeats: int = 3) -> Timing:
-    """Time the first call of a freshly jitted copy of ``fn``: trace, compile and run.
-
-    Each run wraps a new function object, so nothing is found in JAX's caches.
-
-    >>> t = time_cold_jit(lambda x: x + 1, jnp.ones(3), repeats=2)
-    >>> len(t.samples)
-    2
-    """
-    samples = []
-    for _ in range(repeats):
-        fresh = jax.jit(lambda *a: fn(*a))  # a new function: a cache miss every time
-        start = time.perf_counter()
-        jax.block_until_ready(fresh(*args))
-        samples.append(time.perf_counter() - start)
-    return Timing(samples)
 
 
 def matmul_flops(n: int) -> int:
@@ -141,36 +85,10 @@ def format_table(results: dict[int, dict[str, Timing]]) -> str:
     return "\n".join(rows)
 
 
-def use_hangul_font() -> None:
-    """Let matplotlib draw Hangul: NanumGothic (shipped in the koreanize-matplotlib wheel) as fallback.
-
-    The package's own import hook uses a deprecated API, so only its font files are used here.
-    """
-    import importlib.util
-    from pathlib import Path
-
-    import matplotlib.pyplot as plt
-    from matplotlib import font_manager
-
-    spec = importlib.util.find_spec("koreanize_matplotlib")
-    if spec is None:
-        raise SystemExit("--plot needs the koreanize-matplotlib package for its Hangul font: "
-                         "pip install koreanize-matplotlib")
-    for ttf in sorted((Path(spec.submodule_search_locations[0]) / "fonts").glob("*.ttf")):
-        font_manager.fontManager.addfont(str(ttf))
-    plt.rcParams["font.family"] = ["DejaVu Sans", "NanumGothic"]
-
-
 def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
     """Write a log-log plot of median time against n, with min-max bars, labelled in both languages."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    use_hangul_font()
     sizes = list(results)
-    fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
+    fig, ax = new_figure()
     for method in METHODS:
         med = np.array([results[n][method].median for n in sizes]) * 1e3
         low = med - np.array([results[n][method].fastest for n in sizes]) * 1e3
@@ -183,8 +101,7 @@ def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
     ax.set_title(f"행렬 곱 · matmul on {jax.devices()[0].device_kind} ({jax.default_backend()})")
     ax.legend()
     ax.grid(True, which="both", alpha=0.3)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(fig, path)
 
 
 def main(argv: list[str] | None = None) -> dict[int, dict[str, Timing]]:

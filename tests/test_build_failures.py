@@ -12,6 +12,7 @@ CASES = {
     "unpaired": (22, ["Korean cell has no English counterpart", "+++ {\"lang\": \"en\"}"]),
     "headings": (14, ["different headings", "same headings at the same levels"]),
     "warning": (14, ["WARNING", "undefined label"]),
+    "incomplete": (8, ["this ko lesson lacks an exercise", "a solution", "docs.jax.dev", "design.md"]),
 }
 
 

@@ -54,12 +54,21 @@ def reading_minutes(prose: str, code_lines: int) -> int:
     return max(1, math.ceil(minutes - 0.25))
 
 
+def lesson_key_line(lines: list[str]) -> int:
+    """1-based line of the front matter's ``lesson:`` key (1 if there is none).
+
+    >>> lesson_key_line(["---", "kernelspec: {}", "lesson:", "  tags: [jit]", "---"])
+    3
+    """
+    return next((i for i, t in enumerate(lines) if t.startswith("lesson:")), 0) + 1
+
+
 def lesson_metadata(front_matter: dict, path: str, lines: list[str]) -> dict | None:
     """Validate the ``lesson`` front matter; None for a page that is not a lesson."""
     meta = front_matter.get("lesson")
     if meta is None:
         return None
-    line = next((i for i, t in enumerate(lines) if t.startswith("lesson:")), 0) + 1
+    line = lesson_key_line(lines)
     summary = meta.get("summary") if isinstance(meta, dict) else None
     if not isinstance(summary, dict) or any(not str(summary.get(lang, "")).strip() for lang in LANGUAGES):
         raise lesson_error(path, line, "the lesson's summary is missing a language",
@@ -69,6 +78,25 @@ def lesson_metadata(front_matter: dict, path: str, lines: list[str]) -> dict | N
         raise lesson_error(path, line, "the lesson has no tags",
                            "give 'lesson: tags:' a list of short topic names, e.g. [jit, xla]")
     return {"summary": {lang: summary[lang] for lang in LANGUAGES}, "tags": tags}
+
+
+CALLOUT_CLASSES = {"learnjax-mental-model", "learnjax-trap", "learnjax-why-it-matters"}
+JAX_DOCS = "docs.jax.dev"
+
+
+def missing_parts(doctree: nodes.document) -> list[str]:
+    """What a lesson page lacks of the parts every lesson has (design.md, "Lessons")."""
+    classes = {c for node in doctree.findall(nodes.Element) for c in node.get("classes", [])}
+    solution = any(cell.get("nb_element") == "cell_code" and "solution" in cell.get("cell_metadata", {}).get("tags", [])
+                   for cell in doctree.findall(nodes.container))
+    docs_link = any(JAX_DOCS in ref.get("refuri", "") for ref in doctree.findall(nodes.reference))
+    wanted = {
+        "a call-out (mental-model, trap or why-it-matters)": bool(CALLOUT_CLASSES & classes),
+        "an exercise (:::{exercise})": "learnjax-exercise" in classes,
+        "a solution (a code cell tagged 'solution')": solution,
+        f"a link to the JAX documentation ({JAX_DOCS}) under further reading": docs_link,
+    }
+    return [part for part, present in wanted.items() if not present]
 
 
 class lesson_header(nodes.General, nodes.Element):
@@ -119,6 +147,12 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     meta = lesson_metadata(split_notebook(source).front_matter, path, source.splitlines())
     if meta is None:
         return
+    missing = missing_parts(doctree)
+    if missing:
+        problem = f"this {app.config.language} lesson lacks " + "; ".join(missing)
+        raise lesson_error(path, lesson_key_line(source.splitlines()), problem,
+                           "every lesson has these (design.md, 'Lessons'): add them in both languages, "
+                           "or remove 'lesson:' from the front matter if the page is not a lesson")
     prose, code_lines = _text_and_code(doctree)
     meta["minutes"] = reading_minutes(prose, code_lines)
     lessons[docname] = meta

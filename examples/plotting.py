@@ -1,0 +1,52 @@
+"""Plots for the programs in ``examples/``: labels in Korean and English, drawn without missing glyphs."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+
+def use_hangul_font() -> None:
+    """Let matplotlib draw Hangul: NanumGothic (shipped in the koreanize-matplotlib wheel) as fallback.
+
+    The package's own import hook uses a deprecated API, so only its font files are used here.
+
+    >>> use_hangul_font()
+    >>> import matplotlib.pyplot as plt
+    >>> plt.rcParams["font.family"]
+    ['DejaVu Sans', 'NanumGothic']
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib import font_manager
+
+    spec = importlib.util.find_spec("koreanize_matplotlib")
+    if spec is None:
+        raise SystemExit("--plot needs the koreanize-matplotlib package for its Hangul font: "
+                         "pip install koreanize-matplotlib")
+    for ttf in sorted((Path(spec.submodule_search_locations[0]) / "fonts").glob("*.ttf")):
+        font_manager.fontManager.addfont(str(ttf))
+    plt.rcParams["font.family"] = ["DejaVu Sans", "NanumGothic"]
+
+
+def new_figure():
+    """A figure and axes of the size every example plot uses, for files (no display needed).
+
+    >>> fig, ax = new_figure()
+    >>> fig.get_size_inches().tolist()
+    [7.0, 4.5]
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    use_hangul_font()
+    return plt.subplots(figsize=(7, 4.5), layout="constrained")
+
+
+def save(fig, path: str) -> None:
+    """Write ``fig`` to ``path`` as a PNG and free it."""
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
