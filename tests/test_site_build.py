@@ -126,6 +126,15 @@ def test_outputs_glue_callouts_and_solutions(site):
         assert "SOLUTION-OUTPUT" in details.get_text()
 
 
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_program_sources_are_shown_folded_one_per_file(site, language):
+    folds = page(site, language, "part/first").select("details.learnjax-program-source")
+    label = "소스 코드" if language == "ko" else "Program source"
+    assert [d.summary.get_text() for d in folds] == [f"{label}: hello.py", f"{label}: helper.py"]
+    assert "from helper import GREETING" in folds[0].get_text()
+    assert "PROGRAM-HELPER-TEXT" in folds[1].get_text()
+
+
 def test_theme_interface_is_korean_in_the_korean_build(site):
     ko, en = page(site, "ko", "part/first").get_text(), page(site, "en", "part/first").get_text()
     assert "본문으로 건너뛰기" in ko and "Skip to main content" not in ko

@@ -46,22 +46,24 @@ def callout_directive(kind: str) -> type[CalloutDirective]:
 
 
 class ProgramSourceDirective(SphinxDirective):
-    """Show a program's source, folded, e.g. ``{program-source} ../../examples/matmul_speedup.py``."""
+    """Show programs' sources, each folded, e.g. ``{program-source} ../../examples/a.py ../../examples/b.py``."""
 
     required_arguments = 1
+    optional_arguments = 8
     option_spec = {"open": directives.flag}
 
     def run(self) -> list[nodes.Node]:
-        rel, path = self.env.relfn2path(self.arguments[0])
-        self.env.note_dependency(rel)
-        code = Path(path).read_text(encoding="utf8")
-        block = nodes.literal_block(code, code, language="python", classes=["learnjax-program-source"])
-        self.set_source_info(block)
-        name = Path(path).name
-        summary = text(self.config.language, "source_of", name=name)
-        html_open = f'<details class="learnjax-program-source"><summary>{escape(summary)}</summary>'
-        return [nodes.raw("", html_open, format="html"), block,
-                nodes.raw("", "</details>", format="html")]
+        shown = []
+        for argument in self.arguments:
+            rel, path = self.env.relfn2path(argument)
+            self.env.note_dependency(rel)
+            code = Path(path).read_text(encoding="utf8")
+            block = nodes.literal_block(code, code, language="python", classes=["learnjax-program-source"])
+            self.set_source_info(block)
+            summary = text(self.config.language, "source_of", name=Path(path).name)
+            html_open = f'<details class="learnjax-program-source"><summary>{escape(summary)}</summary>'
+            shown += [nodes.raw("", html_open, format="html"), block, nodes.raw("", "</details>", format="html")]
+        return shown
 
 
 class FoldSolutions(SphinxPostTransform):
