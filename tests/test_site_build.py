@@ -98,6 +98,8 @@ def test_report_records_come_from_the_kernel(site):
     assert record["backend"] == "cpu" and record["device_kind"] == "cpu"
     assert record["jax"] == jax.__version__ and record["jaxlib"] == jaxlib.__version__
     assert record["execution_seconds"] > 0
+    assert [p.split()[0] for p in record["programs"]] == [
+        "../programs/hello.py", "../programs/helper.py"]
     assert {p for p, _ in report(site["out"])} == {"part/first", "part/second"}  # no code, no record
 
 
@@ -163,6 +165,14 @@ def test_edits_reexecute_only_what_changed(site, tmp_path):
     records = report(out)
     assert records[("part/second", "ko")]["outputs"] == "executed"
     assert records[("part/first", "ko")]["outputs"] == "cache"
+
+    helper = source / "programs" / "helper.py"  # shown by first.md's {program-source}
+    helper.write_text(helper.read_text(encoding="utf8").replace("TEXT", "EDITED"), encoding="utf8")
+    program_edit = build(source, out, "ko")
+    assert program_edit.returncode == 0
+    records = report(out)
+    assert records[("part/first", "ko")]["outputs"] == "executed"
+    assert records[("part/second", "ko")]["outputs"] == "cache"
 
 
 @pytest.mark.parametrize("language", ["ko", "en"])

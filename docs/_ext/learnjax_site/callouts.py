@@ -9,6 +9,8 @@ away under "Show the solution" with its executed output. ``{program-source}`` sh
 
 from __future__ import annotations
 
+import hashlib
+import re
 from html import escape
 from pathlib import Path
 
@@ -21,6 +23,26 @@ from sphinx.util.docutils import SphinxDirective
 from .texts import text
 
 CALLOUTS = ("mental-model", "trap", "why-it-matters", "exercise")
+
+_PROGRAM_SOURCE = re.compile(r"^```\{program-source\}[ \t]+(.+)$", re.MULTILINE)
+
+
+def program_fingerprints(text: str, page_dir: Path) -> list[str]:
+    """``name sha256`` of each file a page shows with ``{program-source}`` (the programs its solution runs).
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.py").write_text("print(1)\\n")
+    >>> program_fingerprints("```{program-source} a.py b.py\\n```", folder)
+    ['a.py cc42155088fca5730758db72b2a5bca33112a941dfaa2d43098ec422ce4ea213', 'b.py missing']
+    """
+    fingerprints = []
+    for arguments in _PROGRAM_SOURCE.findall(text):
+        for argument in arguments.split():
+            path = page_dir / argument
+            digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
+            fingerprints.append(f"{argument} {digest}")
+    return fingerprints
 
 
 class CalloutDirective(SphinxDirective):

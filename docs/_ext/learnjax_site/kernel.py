@@ -29,11 +29,21 @@ _record = {
 
 PROBE_CODE = _RECORD + "print(_json.dumps(_record))\n"
 
-PROVENANCE_CELL = f"""
+def provenance_cell(programs: list[str]) -> str:
+    """The hidden last cell of a page: glues the kernel's record, and the programs the page runs.
+
+    ``programs`` (``name sha256`` lines) are written into the cell's code, which myst-nb's cache
+    hashes: editing a program the page runs re-executes the page.
+
+    >>> "examples/a.py 0123" in provenance_cell(["examples/a.py 0123"])
+    True
+    """
+    return f"""
 
 ```{{code-cell}} ipython3
 :tags: [remove-cell, learnjax-provenance]
-{_RECORD}from myst_nb import glue as _glue
+{_RECORD}_record["programs"] = {programs!r}
+from myst_nb import glue as _glue
 _glue("{PROVENANCE_KEY}", _json.dumps(_record), display=False)
 ```
 """

@@ -22,6 +22,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from . import kernel
+from .callouts import program_fingerprints
 from .cells import split_notebook
 from .errors import LessonError, lesson_error, stops_build
 from .pagedata import PageData
@@ -85,7 +86,9 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
         return
     notebook = split_notebook(source[0])
     if any(cell.kind == "code" for cell in notebook.cells):
-        source[0] = source[0].rstrip("\n") + "\n" + kernel.PROVENANCE_CELL
+        # from the file itself, not this language's text: both languages must hash the same code
+        programs = program_fingerprints(Path(path).read_text(encoding="utf8"), Path(path).parent)
+        source[0] = source[0].rstrip("\n") + "\n" + kernel.provenance_cell(programs)
 
 
 def check_cell_errors(doctree: nodes.document, path: str, source_map: list[int]) -> None:
