@@ -7,7 +7,8 @@ from sitebuild import FIXTURES, build, copy_fixture
 
 CASES = {
     # fixture: (line the message must name, words it must contain)
-    "raises": (22, ["this code cell raised an exception", "ZeroDivisionError", "raises-exception"]),
+    "raises": (22, ["this code cell raised ZeroDivisionError: division by zero", "raises-exception"]),
+    "hidden-assert": (22, ["this code cell raised AssertionError: the page's claim no longer holds"]),
     "unknown-lang": (14, ["unknown language 'jp'", "use one of ko, en"]),
     "unpaired": (22, ["Korean cell has no English counterpart", "+++ {\"lang\": \"en\"}"]),
     "headings": (14, ["different headings", "same headings at the same levels"]),

@@ -91,35 +91,49 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
         source[0] = source[0].rstrip("\n") + "\n" + kernel.provenance_cell(programs)
 
 
-def check_cell_errors(doctree: nodes.document, path: str, source_map: list[int]) -> None:
-    """Stop at the first code cell whose output is an error, unless it is tagged raises-exception.
+def check_cell_errors(cells: list[dict], path: str, source_map: list[int]) -> None:
+    """Stop at the first executed code cell with an error output, unless it is tagged raises-exception.
 
-    ``source_map`` is myst-nb's line of each notebook cell (1-based, the cell's opening fence).
+    ``cells`` are the executed notebook's cells (hidden ones included: a failing hidden ``assert``
+    must stop the build too); ``source_map`` is myst-nb's line of each cell's opening fence.
+
+    >>> error = {"output_type": "error", "ename": "ZeroDivisionError", "evalue": "division by zero"}
+    >>> cells = [{"metadata": {}, "outputs": []}, {"metadata": {}, "outputs": [error]}]
+    >>> try:
+    ...     check_cell_errors(cells, "p.md", [3, 9])
+    ... except LessonError as stop:
+    ...     print(stop.where, stop.problem)
+    p.md:9 this code cell raised ZeroDivisionError: division by zero
+    >>> cells[1]["metadata"]["tags"] = ["raises-exception"]
+    >>> check_cell_errors(cells, "p.md", [3, 9])  # taught on purpose: no stop
     """
-    for cell in doctree.findall(nodes.container):
-        if cell.get("nb_element") != "cell_code":
+    for index, cell in enumerate(cells):
+        if "raises-exception" in cell.get("metadata", {}).get("tags", []):
             continue
-        tags = cell.get("cell_metadata", {}).get("tags", [])
-        if "raises-exception" in tags:
-            continue
-        for output in cell.findall(nodes.literal_block):
-            if "traceback" in output.get("classes", []):
-                last = output.astext().strip().splitlines()[-1:] or ["(no message)"]
-                index = cell.get("cell_index")
-                line = source_map[index] if index is not None and index < len(source_map) else cell.line
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                message = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}".strip()
+                line = source_map[index] if index < len(source_map) else 1
                 raise lesson_error(
-                    path, line or 1,
-                    f"this code cell raised an exception: {last[0]}",
+                    path, line, f"this code cell raised {message[:300]}",
                     "fix the code, or tag the cell 'raises-exception' if the error is the lesson",
                 )
+
+
+def executed_cells(folder: Path, docname: str) -> list[dict]:
+    """The cells of the notebook myst-nb executed (or took from the cache) for ``docname``."""
+    notebook = folder.joinpath(*f"{docname}.ipynb".split("/"))
+    if not notebook.is_file():
+        return []
+    return json.loads(notebook.read_text(encoding="utf8")).get("cells", [])
 
 
 @stops_build
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     docname = app.env.docname
     path = str(app.env.doc2path(docname))
-    check_cell_errors(doctree, path, app.env.metadata[docname].get("source_map", []))
     folder = Path(app.env.mystnb_config.output_folder)
+    check_cell_errors(executed_cells(folder, docname), path, app.env.metadata[docname].get("source_map", []))
     record = kernel.read_glued_record(folder.joinpath(*f"{docname}.glue.json".split("/")))
     records = RECORDS.of(app.env)
     records.pop(docname, None)
