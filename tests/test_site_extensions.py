@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from docutils import nodes
 from learnjax_site import kernel, lessons, provenance
 from learnjax_site.errors import LessonError
 
@@ -58,21 +57,21 @@ def test_report_merge_keeps_the_other_language(tmp_path):
     assert [(p["language"], p["outputs"]) for p in pages] == [("en", "cache"), ("ko", "cache")]
 
 
-def _cell(tags: list[str], traceback: str | None, index: int) -> nodes.container:
-    cell = nodes.container(nb_element="cell_code", cell_metadata={"tags": tags}, cell_index=index)
-    if traceback:
-        cell += nodes.literal_block(traceback, traceback, classes=["output", "traceback"])
+def _cell(kind: str, tags: list[str] = (), error: tuple[str, str] | None = None) -> dict:
+    """A cell of an executed notebook, as myst-nb writes it."""
+    cell = {"cell_type": kind, "metadata": {"tags": list(tags)}}
+    if kind == "code":
+        cell["outputs"] = [{"output_type": "error", "ename": error[0], "evalue": error[1], "traceback": []}] \
+            if error else [{"output_type": "stream", "name": "stdout", "text": "ok\n"}]
     return cell
 
 
 def test_cell_errors_stop_unless_tagged():
-    document = nodes.document(None, None)
-    document += _cell([], None, 0)
-    document += _cell(["raises-exception"], "ValueError: taught", 1)
-    provenance.check_cell_errors(document, "page.md", [3, 9, 15])
-    document += _cell([], "Traceback...\nKeyError: 'x'", 2)
+    cells = [_cell("markdown"), _cell("code"), _cell("code", ["raises-exception"], ("ValueError", "taught"))]
+    provenance.check_cell_errors(cells, "page.md", [1, 3, 9, 15])
+    cells.append(_cell("code", ["remove-cell"], ("KeyError", "'x'")))  # hidden cells count too
     with pytest.raises(LessonError) as error:
-        provenance.check_cell_errors(document, "page.md", [3, 9, 15])
+        provenance.check_cell_errors(cells, "page.md", [1, 3, 9, 15])
     assert error.value.where == "page.md:15" and "KeyError: 'x'" in error.value.problem
 
 
