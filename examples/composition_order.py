@@ -29,7 +29,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, save  # noqa: E402
+from plotting import new_figure, plot_medians, save
 from timing import Timing, time_call, time_cold_jit  # noqa: E402
 
 DEFAULT_BATCH_SIZES = (1, 100, 10_000)
@@ -195,22 +195,13 @@ def format_table(results: dict[int, dict[str, Timing]]) -> str:
 
 def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
     """Write a log-log plot of median time against batch size, with min-max bars, in both languages."""
-    sizes = list(results)
     fig, ax = new_figure()
-    for method in METHODS:
-        med = np.array([results[n][method].median for n in sizes]) * 1e3
-        low = med - np.array([results[n][method].fastest for n in sizes]) * 1e3
-        high = np.array([results[n][method].slowest for n in sizes]) * 1e3 - med
-        ax.errorbar(sizes, med, yerr=[low, high], marker="o", capsize=3, label=method,
-                    linestyle="--" if method.endswith("cold") else "-")
+    plot_medians(ax, results, METHODS, dashed={m for m in METHODS if m.endswith("cold")})
     ax.set_xscale("log")
-    ax.set_yscale("log")
     ax.set_xlabel("배치 크기 · batch size (examples)")
-    ax.set_ylabel("시간 (ms, 중앙값) · time (ms, median)")
     ax.set_title(f"샘플별 기울기, 합성 순서 · per-example gradients, composition order\n"
                  f"{jax.devices()[0].device_kind} ({jax.default_backend()})")
     ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
-    ax.grid(True, which="both", alpha=0.3)
     save(fig, path)
 
 

@@ -28,7 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, save  # noqa: E402
+from plotting import new_figure, plot_medians, save
 from timing import Timing, time_call  # noqa: E402
 
 CPU_SIZES = (64, 128, 256, 512, 1024)
@@ -142,23 +142,15 @@ def format_table(results: dict[int, dict[str, Timing]], copies: bool = True) -> 
 
 def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
     """Write a log-log plot of median time against n, with min-max bars, labelled in both languages."""
-    sizes = list(results)
     labels = {"return": "반환까지 · time to return", "ready": "준비까지 · time to ready",
               "to numpy": "NumPy 변환 · to NumPy"}
     fig, ax = new_figure()
-    for measure in MEASURES:
-        med = np.array([results[n][measure].median for n in sizes]) * 1e3
-        low = med - np.array([results[n][measure].fastest for n in sizes]) * 1e3
-        high = np.array([results[n][measure].slowest for n in sizes]) * 1e3 - med
-        ax.errorbar(sizes, med, yerr=[low, high], marker="o", capsize=3, label=labels[measure])
+    plot_medians(ax, results, MEASURES, labels)
     ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
     ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32, jnp.dot)")
-    ax.set_ylabel("시간 (ms, 중앙값) · time (ms, median)")
     ax.set_title(f"비동기 디스패치 · asynchronous dispatch on {jax.devices()[0].device_kind} "
                  f"({jax.default_backend()})")
     ax.legend()
-    ax.grid(True, which="both", alpha=0.3)
     save(fig, path)
 
 

@@ -25,7 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, save  # noqa: E402
+from plotting import new_figure, plot_medians, save  # noqa: E402
 from timing import Timing, time_call, time_cold_jit  # noqa: E402
 
 DEFAULT_SIZES = (64, 128, 256, 512, 1024, 2048)
@@ -87,20 +87,12 @@ def format_table(results: dict[int, dict[str, Timing]]) -> str:
 
 def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
     """Write a log-log plot of median time against n, with min-max bars, labelled in both languages."""
-    sizes = list(results)
     fig, ax = new_figure()
-    for method in METHODS:
-        med = np.array([results[n][method].median for n in sizes]) * 1e3
-        low = med - np.array([results[n][method].fastest for n in sizes]) * 1e3
-        high = np.array([results[n][method].slowest for n in sizes]) * 1e3 - med
-        ax.errorbar(sizes, med, yerr=[low, high], marker="o", capsize=3, label=method)
+    plot_medians(ax, results, METHODS, dashed={"jit cold"})
     ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
     ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32)")
-    ax.set_ylabel("시간 (ms, 중앙값) · time (ms, median)")
     ax.set_title(f"행렬 곱 · matmul on {jax.devices()[0].device_kind} ({jax.default_backend()})")
     ax.legend()
-    ax.grid(True, which="both", alpha=0.3)
     save(fig, path)
 
 

@@ -50,3 +50,29 @@ def save(fig, path: str) -> None:
 
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def plot_medians(ax, results: dict, keys, labels: dict | None = None, dashed=()) -> None:
+    """Draw, for each key, the median milliseconds against size with min-max bars, on log-log axes.
+
+    ``results`` maps a size to ``{key: Timing}``; ``labels`` renames keys in the legend; keys in
+    ``dashed`` are drawn dashed (e.g. cold calls) and the time axis is labelled in both languages.
+
+    >>> from timing import Timing
+    >>> fig, ax = new_figure()
+    >>> plot_medians(ax, {8: {"a": Timing([0.001, 0.003])}, 16: {"a": Timing([0.002])}}, ["a"])
+    >>> [line.get_ydata().tolist() for line in ax.get_lines()[:1]]
+    [[2.0, 2.0]]
+    """
+    import numpy as np
+
+    sizes = list(results)
+    for key in keys:
+        median = np.array([results[n][key].median for n in sizes]) * 1e3
+        low = median - np.array([results[n][key].fastest for n in sizes]) * 1e3
+        high = np.array([results[n][key].slowest for n in sizes]) * 1e3 - median
+        ax.errorbar(sizes, median, yerr=[low, high], marker="o", capsize=3, label=(labels or {}).get(key, key),
+                    linestyle="--" if key in dashed else "-")
+    ax.set_yscale("log")
+    ax.set_ylabel("시간 (ms, 중앙값) · time (ms, median)")
+    ax.grid(True, which="both", alpha=0.3)
