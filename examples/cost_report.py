@@ -1,0 +1,416 @@
+"""What XLA says a kernel costs, and what it achieves: FLOPs, bytes, intensity, time, rates, fusions.
+
+The exercise of the lesson "Looking inside: jaxpr, HLO, cost". For each kernel (matrix products at
+two sizes, an elementwise chain, a sum, a softmax) it compiles the function ahead of time and reads:
+
+* from ``compiled.cost_analysis()``: the FLOPs and the bytes accessed that XLA estimates;
+* from ``compiled.as_text()`` (the optimized HLO): how many fusions the entry computation runs;
+* from the clock: the median of several warm calls (blocking on the result before reading it).
+
+From these it computes the arithmetic intensity (FLOPs per byte) and the achieved FLOP/s and bytes/s.
+With no table of device peaks, the highest FLOP/s and bytes/s measured in the run stand in for the
+roofs of a roofline: a kernel whose intensity is below their ratio looks memory-bound, above it
+compute-bound. Sizes follow the backend (small on a CPU) unless given.
+
+    python examples/cost_report.py --plot cost_report.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import re
+import sys
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
+from plotting import new_figure, save  # noqa: E402
+from timing import Timing, time_call  # noqa: E402
+
+ON_ACCELERATOR = jax.default_backend() != "cpu"
+DEFAULT_MATMUL_SIZES = (1024, 8192) if ON_ACCELERATOR else (256, 1024)
+DEFAULT_ELEMENTS = 2**26 if ON_ACCELERATOR else 2**22
+DEFAULT_SOFTMAX_SHAPE = (16384, 4096) if ON_ACCELERATOR else (2048, 1024)
+
+# A small optimized-HLO module of the kind compiled.as_text() prints, for the doctests.
+SAMPLE_HLO = """\
+HloModule jit_f, entry_computation_layout={(f32[8]{0})->(f32[8]{0}, f32[])}
+
+%fused_computation (param_0: f32[8]) -> f32[8] {
+  %param_0 = f32[8]{0} parameter(0)
+  %constant.1 = f32[] constant(2)
+  %broadcast.1 = f32[8]{0} broadcast(%constant.1), dimensions={}
+  ROOT %multiply.1 = f32[8]{0} multiply(%param_0, %broadcast.1), metadata={op_name="jit(f)/mul"}
+}
+
+%region_0 (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %add.2 = f32[] add(%a, %b)
+}
+
+%fused_computation.1 (param_0.1: f32[8]) -> f32[] {
+  %param_0.1 = f32[8]{0} parameter(0)
+  %constant.2 = f32[] constant(0)
+  ROOT %reduce.1 = f32[] reduce(%param_0.1, %constant.2), dimensions={0}, to_apply=%region_0
+}
+
+ENTRY %main (x: f32[8]) -> (f32[8], f32[]) {
+  %x = f32[8]{0} parameter(0)
+  %multiply_fusion = f32[8]{0} fusion(%x), kind=kLoop, calls=%fused_computation
+  %reduce_fusion = f32[] fusion(%x), kind=kLoop, calls=%fused_computation.1
+  ROOT %tuple = (f32[8]{0}, f32[]) tuple(%multiply_fusion, %reduce_fusion)
+}
+"""
+
+_HEADER = re.compile(r"^(ENTRY\s+)?%?([\w.\-]+)")
+_INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=\s*(.+)$")
+_CALLS = re.compile(r"\bcalls=%?([\w.\-]+)")
+
+
+@dataclasses.dataclass
+class Instruction:
+    """One HLO instruction: its name, its opcode, and the computation it calls (a fusion's body)."""
+
+    name: str
+    opcode: str
+    calls: str | None = None
+
+
+def _closing(text: str) -> int:
+    """Index of the parenthesis that closes the one ``text`` starts with.
+
+    >>> _closing("(f32[8]{0}, (s32[], f32[])) tuple(%a)")
+    26
+    """
+    depth = 0
+    for index, char in enumerate(text):
+        depth += (char == "(") - (char == ")")
+        if depth == 0:
+            return index
+    return len(text) - 1
+
+
+def parse_instruction(line: str) -> Instruction | None:
+    """The instruction on one line of HLO text, or None if the line holds none.
+
+    The shape comes between ``=`` and the opcode; a tuple shape is skipped to its closing parenthesis.
+
+    >>> parse_instruction("  ROOT %f = f32[8]{0} fusion(%x), kind=kLoop, calls=%fused_computation")
+    Instruction(name='f', opcode='fusion', calls='fused_computation')
+    >>> parse_instruction("  %t = (f32[8]{0}, f32[]) tuple(%a, %b)")
+    Instruction(name='t', opcode='tuple', calls=None)
+    >>> parse_instruction("}") is None
+    True
+    """
+    match = _INSTRUCTION.match(line)
+    if match is None:
+        return None
+    name, rest = match.groups()
+    if rest.startswith("("):  # a tuple shape: skip to its closing parenthesis
+        rest = rest[_closing(rest) + 1:]
+    else:
+        rest = rest.split(" ", 1)[1] if " " in rest else ""
+    opcode = re.match(r"\s*([\w\-]+)\(", rest)
+    if opcode is None:
+        return None
+    calls = _CALLS.search(rest)
+    return Instruction(name, opcode.group(1), calls.group(1) if calls else None)
+
+
+def hlo_computations(hlo_text: str) -> tuple[dict[str, list[Instruction]], str]:
+    """Split HLO text into its computations: ``({name: [Instruction, ...]}, name of the entry one)``.
+
+    >>> computations, entry = hlo_computations(SAMPLE_HLO)
+    >>> entry, sorted(computations)
+    ('main', ['fused_computation', 'fused_computation.1', 'main', 'region_0'])
+    """
+    computations: dict[str, list[Instruction]] = {}
+    entry, current = "", None
+    for line in hlo_text.splitlines():
+        stripped = line.strip()
+        if current is None:
+            if stripped.endswith("{") and " = " not in stripped and not stripped.startswith("HloModule"):
+                header = _HEADER.match(stripped)
+                current = header.group(2)
+                computations[current] = []
+                if header.group(1):
+                    entry = current
+        elif stripped == "}":
+            current = None
+        else:
+            instruction = parse_instruction(line)
+            if instruction is not None:
+                computations[current].append(instruction)
+    return computations, entry
+
+
+def entry_opcodes(hlo_text: str) -> list[str]:
+    """Opcodes of the entry computation's instructions, parameters and constants left out.
+
+    >>> entry_opcodes(SAMPLE_HLO)
+    ['fusion', 'fusion', 'tuple']
+    """
+    computations, entry = hlo_computations(hlo_text)
+    return [i.opcode for i in computations[entry] if i.opcode not in ("parameter", "constant")]
+
+
+def count_fusions(hlo_text: str) -> int:
+    """How many fusions the entry computation runs (each becomes one kernel or loop nest).
+
+    >>> count_fusions(SAMPLE_HLO)
+    2
+    """
+    return entry_opcodes(hlo_text).count("fusion")
+
+
+def fused_opcodes(hlo_text: str) -> dict[str, list[str]]:
+    """For each fusion in the entry computation, the opcodes inside it (nested fusions opened up).
+
+    >>> fused_opcodes(SAMPLE_HLO)
+    {'multiply_fusion': ['broadcast', 'multiply'], 'reduce_fusion': ['reduce']}
+    """
+    computations, entry = hlo_computations(hlo_text)
+
+    def inside(name: str) -> list[str]:
+        ops = []
+        for i in computations.get(name, []):
+            if i.opcode == "fusion" and i.calls:
+                ops += inside(i.calls)
+            elif i.opcode not in ("parameter", "constant"):
+                ops.append(i.opcode)
+        return ops
+
+    return {i.name: inside(i.calls) for i in computations[entry] if i.opcode == "fusion" and i.calls}
+
+
+def cost_dict(cost) -> dict[str, float]:
+    """``compiled.cost_analysis()`` as one dict: JAX 0.10 returns a dict, older versions a list of them.
+
+    >>> cost_dict({"flops": 2.0})
+    {'flops': 2.0}
+    >>> cost_dict([{"flops": 2.0}])
+    {'flops': 2.0}
+    >>> cost_dict(None)
+    {}
+    """
+    if cost is None:
+        return {}
+    if isinstance(cost, (list, tuple)):
+        return dict(cost[0]) if cost else {}
+    return dict(cost)
+
+
+def intensity(flops: float, nbytes: float) -> float:
+    """Arithmetic intensity: floating-point operations per byte moved.
+
+    >>> intensity(2 * 1024**3, 3 * 1024**2 * 4)  # a 1024x1024 float32 matmul: n / 6
+    170.66666666666666
+    """
+    return flops / nbytes
+
+
+def rate(amount: float, seconds: float) -> float:
+    """Amount per second, e.g. FLOPs or bytes divided by the median time.
+
+    >>> rate(3e9, 0.5)
+    6000000000.0
+    """
+    return amount / seconds
+
+
+@dataclasses.dataclass
+class Report:
+    """What one kernel costs (XLA's estimate) and what it achieved (measured).
+
+    >>> r = Report("k", flops=2e9, bytes_accessed=1e9, fusions=1, timing=Timing([0.5]))
+    >>> r.intensity, r.flop_rate, r.byte_rate
+    (2.0, 4000000000.0, 2000000000.0)
+    """
+
+    name: str
+    flops: float
+    bytes_accessed: float
+    fusions: int
+    timing: Timing
+    fused: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+
+    @property
+    def intensity(self) -> float:
+        return intensity(self.flops, self.bytes_accessed)
+
+    @property
+    def flop_rate(self) -> float:
+        return rate(self.flops, self.timing.median)
+
+    @property
+    def byte_rate(self) -> float:
+        return rate(self.bytes_accessed, self.timing.median)
+
+
+def empirical_roofs(reports) -> tuple[float, float]:
+    """The highest FLOP/s and bytes/s among the reports: lower bounds of the device's true peaks.
+
+    >>> a = Report("a", 8e9, 1e9, 1, Timing([1.0]))
+    >>> b = Report("b", 1e9, 4e9, 1, Timing([1.0]))
+    >>> empirical_roofs([a, b])
+    (8000000000.0, 4000000000.0)
+    """
+    return max(r.flop_rate for r in reports), max(r.byte_rate for r in reports)
+
+
+def bound(report: Report, roofs: tuple[float, float]) -> str:
+    """``"compute"`` if the kernel's intensity reaches the ridge point (peak FLOP/s / peak bytes/s), else ``"memory"``.
+
+    >>> a = Report("a", 8e9, 1e9, 1, Timing([1.0]))
+    >>> b = Report("b", 1e9, 4e9, 1, Timing([1.0]))
+    >>> roofs = empirical_roofs([a, b])
+    >>> bound(a, roofs), bound(b, roofs)
+    ('compute', 'memory')
+    """
+    peak_flops, peak_bytes = roofs
+    return "compute" if report.intensity >= peak_flops / peak_bytes else "memory"
+
+
+def roof_fraction(report: Report, roofs: tuple[float, float]) -> float:
+    """The roofline's lower bound on the time, max(FLOPs / peak, bytes / bandwidth), over the measured time.
+
+    With the empirical roofs this is at most 1; far below 1 means neither roof explains the time.
+
+    >>> a = Report("a", 8e9, 1e9, 1, Timing([1.0]))
+    >>> b = Report("b", 1e9, 4e9, 1, Timing([1.0]))
+    >>> c = Report("c", 1e9, 1e9, 1, Timing([1.0]))
+    >>> roofs = empirical_roofs([a, b, c])
+    >>> roof_fraction(a, roofs), roof_fraction(b, roofs), roof_fraction(c, roofs)
+    (1.0, 1.0, 0.25)
+    """
+    peak_flops, peak_bytes = roofs
+    return max(report.flops / peak_flops, report.bytes_accessed / peak_bytes) / report.timing.median
+
+
+def softmax(x):
+    """Softmax over the last axis, written out (the max is subtracted so that exp cannot overflow)."""
+    e = jnp.exp(x - jnp.max(x, axis=-1, keepdims=True))
+    return e / jnp.sum(e, axis=-1, keepdims=True)
+
+
+def chain(x):
+    """Five elementwise operations: a bias, a ReLU, a scale and a residual add."""
+    return jnp.maximum(x * 2.0 + 1.0, 0.0) * 0.5 + x
+
+
+def kernels(matmul_sizes, elements: int, softmax_shape) -> dict[str, tuple]:
+    """The kernels to report on: ``{name: (function, arguments)}``, float32 inputs.
+
+    >>> sorted(kernels([4], 8, (2, 3)))
+    ['chain 8', 'matmul 4', 'softmax 2x3', 'sum 8']
+    """
+    keys = iter(jax.random.split(jax.random.key(0), 8))
+    chosen = {}
+    for n in matmul_sizes:
+        a = jax.random.normal(next(keys), (n, n), jnp.float32)
+        b = jax.random.normal(next(keys), (n, n), jnp.float32)
+        chosen[f"matmul {n}"] = (jnp.matmul, (a, b))
+    v = jax.random.normal(next(keys), (elements,), jnp.float32)
+    chosen[f"chain {elements}"] = (chain, (v,))
+    chosen[f"sum {elements}"] = (jnp.sum, (v,))
+    rows, cols = softmax_shape
+    chosen[f"softmax {rows}x{cols}"] = (softmax, (jax.random.normal(next(keys), (rows, cols), jnp.float32),))
+    return chosen
+
+
+def measure(name: str, function, args, repeats: int = 7) -> Report:
+    """Compile ``function`` for ``args``, read its cost and HLO, and time warm calls of the compiled program.
+
+    >>> r = measure("double", lambda x: x * 2, (jnp.ones(1024),), repeats=2)
+    >>> r.flops, r.bytes_accessed, r.fusions, len(r.timing.samples)
+    (1024.0, 8192.0, 1, 2)
+    """
+    compiled = jax.jit(function).lower(*args).compile()
+    cost = cost_dict(compiled.cost_analysis())
+    hlo = compiled.as_text() or ""
+    timing = time_call(lambda: compiled(*args), repeats)
+    return Report(name, cost.get("flops", 0.0), cost.get("bytes accessed", 0.0), count_fusions(hlo), timing,
+                  fused_opcodes(hlo))
+
+
+def run(chosen: dict[str, tuple], repeats: int = 7) -> dict[str, Report]:
+    """Measure every kernel; returns ``{name: Report}``."""
+    return {name: measure(name, fn, args, repeats) for name, (fn, args) in chosen.items()}
+
+
+def format_table(reports: dict[str, Report]) -> str:
+    """A plain-text table, one row per kernel, with its bound and share of the roof from the empirical roofs.
+
+    >>> a = Report("a", 8e9, 1e9, 1, Timing([1.0]))
+    >>> b = Report("b", 1e9, 4e9, 2, Timing([1.0]))
+    >>> c = Report("c", 1e9, 1e9, 1, Timing([1.0]))
+    >>> print(format_table({"a": a, "b": b, "c": c}))  # doctest: +NORMALIZE_WHITESPACE
+    kernel  GFLOP     MB  FLOP/B        ms  GFLOP/s  GB/s  fusions  bound    of roof
+    a       8.000  1000.0   8.00  1000.000     8.0    1.0        1  compute    100%
+    b       1.000  4000.0   0.25  1000.000     1.0    4.0        2  memory     100%
+    c       1.000  1000.0   1.00  1000.000     1.0    1.0        1  memory      25%
+    """
+    roofs = empirical_roofs(reports.values())
+    width = max(len("kernel"), *(len(name) for name in reports))
+    rows = [f"{'kernel':<{width}}  {'GFLOP':>8}  {'MB':>8}  {'FLOP/B':>7}  {'ms':>9}  {'GFLOP/s':>8}"
+            f"  {'GB/s':>7}  {'fusions':>7}  {'bound':<7}  {'of roof':>7}"]
+    for name, r in reports.items():
+        rows.append(f"{name:<{width}}  {r.flops / 1e9:>8.3f}  {r.bytes_accessed / 1e6:>8.1f}  {r.intensity:>7.2f}"
+                    f"  {r.timing.median * 1e3:>9.3f}  {r.flop_rate / 1e9:>8.1f}  {r.byte_rate / 1e9:>7.1f}"
+                    f"  {r.fusions:>7}  {bound(r, roofs):<7}  {roof_fraction(r, roofs):>7.0%}")
+    return "\n".join(rows)
+
+
+def plot(reports: dict[str, Report], path: str) -> None:
+    """A roofline chart: achieved GFLOP/s against intensity, under the roofs min(peak, intensity x bandwidth)."""
+    import numpy as np
+
+    peak_flops, peak_bytes = empirical_roofs(reports.values())
+    fig, ax = new_figure()
+    low = min(r.intensity for r in reports.values()) / 4
+    high = max(r.intensity for r in reports.values()) * 4
+    x = np.geomspace(low, high, 200)
+    ax.plot(x, np.minimum(peak_flops, x * peak_bytes) / 1e9, color="gray", linestyle="--",
+            label="측정한 최고치로 그린 지붕 · roofs from the best measured rates")
+    for name, r in reports.items():
+        ax.plot(r.intensity, r.flop_rate / 1e9, marker="o", linestyle="none", label=name)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("산술 강도 · arithmetic intensity (FLOP/byte)")
+    ax.set_ylabel("달성한 성능 · achieved GFLOP/s")
+    ax.set_title(f"루프라인 · roofline on {jax.devices()[0].device_kind} ({jax.default_backend()})")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize="small")
+    save(fig, path)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Report]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matmul-sizes", type=int, nargs="+", default=list(DEFAULT_MATMUL_SIZES),
+                        help="sides n of the n x n matrix products (default on this backend: %(default)s)")
+    parser.add_argument("--elements", type=int, default=DEFAULT_ELEMENTS,
+                        help="length of the vector for the chain and the sum (default: %(default)s)")
+    parser.add_argument("--softmax-shape", type=int, nargs=2, default=list(DEFAULT_SOFTMAX_SHAPE),
+                        metavar=("ROWS", "COLS"), help="shape of the softmax input (default: %(default)s)")
+    parser.add_argument("--repeats", type=int, default=7, help="timed warm calls per kernel (default: 7)")
+    parser.add_argument("--plot", metavar="FILE", help="also write a PNG roofline chart to FILE")
+    args = parser.parse_args(argv)
+    print(f"JAX {jax.__version__} on {jax.devices()[0].device_kind} ({jax.default_backend()}); "
+          f"median of {args.repeats} warm calls; FLOPs and bytes from compiled.cost_analysis()")
+    reports = run(kernels(args.matmul_sizes, args.elements, args.softmax_shape), args.repeats)
+    print(format_table(reports))
+    peak_flops, peak_bytes = empirical_roofs(reports.values())
+    print(f"roofs (best measured): {peak_flops / 1e9:,.1f} GFLOP/s, {peak_bytes / 1e9:,.1f} GB/s; "
+          f"ridge point {peak_flops / peak_bytes:,.2f} FLOP/B")
+    if args.plot:
+        plot(reports, args.plot)
+        print(f"plot written to {args.plot}")
+    return reports
+
+
+if __name__ == "__main__":
+    results = main()
