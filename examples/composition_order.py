@@ -29,8 +29,8 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, plot_medians, save
-from timing import Timing, time_call, time_cold_jit  # noqa: E402
+from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
+from timing import Timing, device, machine, time_call, time_cold_jit  # noqa: E402
 
 DEFAULT_BATCH_SIZES = (1, 100, 10_000)
 N_FEATURES = 3
@@ -200,7 +200,7 @@ def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
     ax.set_xscale("log")
     ax.set_xlabel("배치 크기 · batch size (examples)")
     ax.set_title(f"샘플별 기울기, 합성 순서 · per-example gradients, composition order\n"
-                 f"{jax.devices()[0].device_kind} ({jax.default_backend()})")
+                 f"{device()}")
     ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
     save(fig, path)
 
@@ -212,16 +212,14 @@ def main(argv: list[str] | None = None):
     parser.add_argument("--repeats", type=int, default=20, help="timed warm calls per method (default: 20)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
     args = parser.parse_args(argv)
-    print(f"JAX {jax.__version__} on {jax.devices()[0].device_kind} ({jax.default_backend()}); "
+    print(f"{machine()}; "
           f"warm: median of {args.repeats} calls; cold: median of 3 freshly composed functions")
     traces = {order: count_work(order) for order in ORDERS}
     for order, counts in traces.items():
         print(f"{order}, 3 calls: " + ", ".join(f"{key} {value}" for key, value in counts.items()))
     results = run(args.batch_sizes, args.repeats)
     print(format_table(results))
-    if args.plot:
-        plot(results, args.plot)
-        print(f"plot written to {args.plot}")
+    write_plot(plot, args.plot, results)
     return results, traces
 
 

@@ -27,8 +27,8 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, save  # noqa: E402
-from timing import Timing, time_call  # noqa: E402
+from plotting import new_figure, save, write_plot  # noqa: E402
+from timing import Timing, device, machine, time_call  # noqa: E402
 
 ON_ACCELERATOR = jax.default_backend() != "cpu"
 DEFAULT_MATMUL_SIZES = (1024, 8192) if ON_ACCELERATOR else (256, 1024)
@@ -382,7 +382,7 @@ def plot(reports: dict[str, Report], path: str) -> None:
     ax.set_yscale("log")
     ax.set_xlabel("산술 강도 · arithmetic intensity (FLOP/byte)")
     ax.set_ylabel("달성한 성능 · achieved GFLOP/s")
-    ax.set_title(f"루프라인 · roofline on {jax.devices()[0].device_kind} ({jax.default_backend()})")
+    ax.set_title(f"루프라인 · roofline on {device()}")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize="small")
     save(fig, path)
@@ -399,16 +399,14 @@ def main(argv: list[str] | None = None) -> dict[str, Report]:
     parser.add_argument("--repeats", type=int, default=7, help="timed warm calls per kernel (default: 7)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG roofline chart to FILE")
     args = parser.parse_args(argv)
-    print(f"JAX {jax.__version__} on {jax.devices()[0].device_kind} ({jax.default_backend()}); "
+    print(f"{machine()}; "
           f"median of {args.repeats} warm calls; FLOPs and bytes from compiled.cost_analysis()")
     reports = run(kernels(args.matmul_sizes, args.elements, args.softmax_shape), args.repeats)
     print(format_table(reports))
     peak_flops, peak_bytes = empirical_roofs(reports.values())
     print(f"roofs (best measured): {peak_flops / 1e9:,.1f} GFLOP/s, {peak_bytes / 1e9:,.1f} GB/s; "
           f"ridge point {peak_flops / peak_bytes:,.2f} FLOP/B")
-    if args.plot:
-        plot(reports, args.plot)
-        print(f"plot written to {args.plot}")
+    write_plot(plot, args.plot, reports)
     return reports
 
 

@@ -28,8 +28,8 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, plot_medians, save
-from timing import Timing, time_call  # noqa: E402
+from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
+from timing import Timing, machine, time_call  # noqa: E402
 
 CPU_SIZES = (64, 128, 256, 512, 1024)
 ACCELERATOR_SIZES = (256, 512, 1024, 2048, 4096, 8192)
@@ -164,13 +164,11 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Timing]]:
     args = parser.parse_args(argv)
     sizes = args.sizes or list(default_sizes())
     copies = not numpy_view_shares_buffer(jnp.ones((4, 4)))
-    print(f"JAX {jax.__version__} on {jax.devices()[0].device_kind} ({jax.default_backend()}); "
+    print(f"{machine()}; "
           f"median of {args.repeats} runs; np.asarray {'copies to host' if copies else 'makes a view, no copy'}")
     results = run(sizes, args.repeats)
     print(format_table(results, copies))
-    if args.plot:
-        plot(results, args.plot)
-        print(f"plot written to {args.plot}")
+    write_plot(plot, args.plot, results)
     return results
 
 

@@ -26,7 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, save  # noqa: E402
+from plotting import new_figure, save, write_plot  # noqa: E402
 
 TRUE_W = (1.5, -2.0, 0.5)
 TRUE_B = 0.7
@@ -238,9 +238,7 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"loss {losses[0]:.4f} -> {float(loss(fitted, X, y)):.4f} (loss at the true parameters: {true_loss:.4f})")
     print("fitted w:", np.round(np.asarray(fitted["w"]), 3), "  true w:", np.asarray(TRUE_W))
     print(f"fitted b: {float(fitted['b']):.3f}   true b: {TRUE_B}")
-    if args.plot:
-        plot(losses, true_loss, args.plot)
-        print(f"plot written to {args.plot}")
+    write_plot(plot, args.plot, losses, true_loss)
     return {"check": report, "losses": losses, "final_loss": float(loss(fitted, X, y)), "true_loss": true_loss,
             "fitted": fitted, "true": true_params, "steps": args.steps, "lr": args.lr}
 

@@ -30,8 +30,8 @@ import jax
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
 from matmul_speedup import benchmark_size  # noqa: E402
-from plotting import new_figure, plot_medians, save  # noqa: E402
-from timing import Timing  # noqa: E402
+from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
+from timing import Timing, machine  # noqa: E402
 
 DEFAULT_SIZES = (64, 256, 1024, 2048)
 SHOWN = ("jnp", "jit cold", "jit warm")
@@ -136,13 +136,11 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Timing]]:
     parser.add_argument("--repeats", type=int, default=10, help="timed runs per method (default: 10)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
     args = parser.parse_args(argv)
-    print(f"JAX {jax.__version__} on {jax.devices()[0].device_kind} ({jax.default_backend()}); "
+    print(f"{machine()}; "
           f"median of {args.repeats} runs (jit cold: 3 fresh functions)")
     results = {n: benchmark_size(n, args.repeats) for n in args.sizes}
     print(payoff_table(results))
-    if args.plot:
-        plot_payoff(results, args.plot)
-        print(f"plot written to {args.plot}")
+    write_plot(plot_payoff, args.plot, results)
     return results
 
 

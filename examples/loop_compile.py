@@ -31,8 +31,8 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, plot_medians, save  # noqa: E402
-from timing import Timing, time_call, time_cold_jit  # noqa: E402
+from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
+from timing import Timing, device, machine, time_call, time_cold_jit  # noqa: E402
 
 DEFAULT_LENGTHS = (10, 30, 100, 300, 1000)
 WAYS = ("python loop", "fori_loop", "scan", "scan unroll=8")
@@ -183,7 +183,7 @@ def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
     ax.set_xscale("log")
     ax.set_xlabel("반복 횟수 · trip count n")
     ax.set_title(f"반복문: 콜드(점선), 웜(실선) · loops: cold (dashed), warm (solid)\n"
-                 f"{jax.devices()[0].device_kind} ({jax.default_backend()})")
+                 f"{device()}")
     ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
     save(fig, path)
 
@@ -196,16 +196,14 @@ def main(argv: list[str] | None = None):
     parser.add_argument("--repeats", type=int, default=5, help="timed warm calls per way (default: 5)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
     args = parser.parse_args(argv)
-    print(f"JAX {jax.__version__} on {jax.devices()[0].device_kind} ({jax.default_backend()}); "
+    print(f"{machine()}; "
           f"vector of {args.size} float32; warm: median of {args.repeats} calls; cold: 3 fresh functions")
     sizes = jaxpr_sizes(args.lengths, args.size)
     print("jaxpr equations (loop bodies included)\n" + format_table(sizes, unit="eqns"))
     results = run(args.lengths, args.size, args.repeats)
     print("\ncold: trace + compile + run\n" + format_table(split(results, "cold")))
     print("\nwarm: run only\n" + format_table(split(results, "warm")))
-    if args.plot:
-        plot(results, args.plot)
-        print(f"plot written to {args.plot}")
+    write_plot(plot, args.plot, results)
     return results, sizes
 
 

@@ -25,8 +25,8 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, plot_medians, save  # noqa: E402
-from timing import Timing, time_call, time_cold_jit  # noqa: E402
+from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
+from timing import Timing, device, machine, time_call, time_cold_jit  # noqa: E402
 
 DEFAULT_SIZES = (64, 128, 256, 512, 1024, 2048)
 METHODS = ("numpy", "jnp", "jit cold", "jit warm")
@@ -91,7 +91,7 @@ def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
     plot_medians(ax, results, METHODS, dashed={"jit cold"})
     ax.set_xscale("log", base=2)
     ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32)")
-    ax.set_title(f"행렬 곱 · matmul on {jax.devices()[0].device_kind} ({jax.default_backend()})")
+    ax.set_title(f"행렬 곱 · matmul on {device()}")
     ax.legend()
     save(fig, path)
 
@@ -103,13 +103,11 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Timing]]:
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per method (default: 5)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
     args = parser.parse_args(argv)
-    print(f"JAX {jax.__version__} on {jax.devices()[0].device_kind} ({jax.default_backend()}); "
+    print(f"{machine()}; "
           f"median of {args.repeats} runs (jit cold: 3 fresh functions)")
     results = run(args.sizes, args.repeats)
     print(format_table(results))
-    if args.plot:
-        plot(results, args.plot)
-        print(f"plot written to {args.plot}")
+    write_plot(plot, args.plot, results)
     return results
 
 

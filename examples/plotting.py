@@ -76,3 +76,15 @@ def plot_medians(ax, results: dict, keys, labels: dict | None = None, dashed=())
     ax.set_yscale("log")
     ax.set_ylabel("시간 (ms, 중앙값) · time (ms, median)")
     ax.grid(True, which="both", alpha=0.3)
+
+
+def write_plot(draw, path: str | None, *data) -> None:
+    """``draw(*data, path)`` when the user asked for a plot (``--plot FILE``), and say where it went.
+
+    >>> write_plot(lambda *args: print("drawn", args), None, {1: 2})  # no --plot: nothing drawn
+    >>> write_plot(lambda *args: None, "p.png", {1: 2})
+    plot written to p.png
+    """
+    if path:
+        draw(*data, path)
+        print(f"plot written to {path}")

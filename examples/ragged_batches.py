@@ -31,8 +31,8 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, save  # noqa: E402
-from timing import Timing, time_call  # noqa: E402
+from plotting import new_figure, save, write_plot  # noqa: E402
+from timing import Timing, machine, time_call  # noqa: E402
 
 STRATEGIES = ("ragged", "padded", "bucketed")
 N_FEATURES = 32
@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> dict:
     if args.epochs < 2:
         parser.error("--epochs must be at least 2 (the first epoch is the cold one)")
     full, last = divmod(args.dataset_size, args.batch_size)
-    print(f"JAX {jax.__version__} on {jax.devices()[0].device_kind} ({jax.default_backend()}); "
+    print(f"{machine()}; "
           f"{args.dataset_size} examples = {full} batches of {args.batch_size} + {last}; {args.epochs} epochs; "
           f"buckets {bucket_sizes(args.batch_size, args.buckets)}")
     results = {s: train(s, args.dataset_size, args.batch_size, args.epochs, args.buckets) for s in args.strategies}
@@ -317,9 +317,7 @@ def main(argv: list[str] | None = None) -> dict:
     first = results[args.strategies[0]]["params"]
     agree = all(same_params(first, r["params"]) for r in results.values())
     print("same final parameters:", agree)
-    if args.plot:
-        plot(results, args.plot)
-        print(f"plot written to {args.plot}")
+    write_plot(plot, args.plot, results)
     return results
 
 

@@ -72,3 +72,21 @@ def time_cold_jit(fn, *args, repeats: int = 3) -> Timing:
         jax.block_until_ready(fresh(*args))
         samples.append(time.perf_counter() - start)
     return Timing(samples)
+
+
+def device() -> str:
+    """The device the programs run on, as their output and plots name it: ``kind (backend)``.
+
+    >>> device() == f"{jax.devices()[0].device_kind} ({jax.default_backend()})"
+    True
+    """
+    return f"{jax.devices()[0].device_kind} ({jax.default_backend()})"
+
+
+def machine() -> str:
+    """The first words of every program's output: the JAX version and the device.
+
+    >>> machine().startswith(f"JAX {jax.__version__} on ")
+    True
+    """
+    return f"JAX {jax.__version__} on {device()}"
