@@ -16,6 +16,7 @@ PROGRAMS = sorted(p for p in (ROOT / "examples").glob("*.py")
                   if 'if __name__ == "__main__":' in p.read_text(encoding="utf8"))
 
 RUN = re.compile(r"^%run\s+(\S+\.py)", re.MULTILINE)
+SIBLING_IMPORT = re.compile(r"^from (\w+) import ", re.MULTILINE)
 PROGRAM_SOURCE = re.compile(r"^```\{program-source\}\s+(.+)$", re.MULTILINE)
 
 
@@ -38,3 +39,13 @@ def test_a_lesson_shows_the_source_of_every_program_it_runs(lesson):
     for program in RUN.findall(text):
         assert (lesson.parent / program).resolve().is_file(), f"{lesson.name} runs a missing {program}"
         assert program in shown, f"{lesson.name} runs {program} without showing it: add a {{program-source}}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: str(p.relative_to(ROOT / "docs")))
+def test_a_lesson_shows_the_helpers_its_programs_import(lesson):
+    text = lesson.read_text(encoding="utf8")
+    shown = {Path(arg).name: lesson.parent / arg for args in PROGRAM_SOURCE.findall(text) for arg in args.split()}
+    for name, path in shown.items():
+        for module in SIBLING_IMPORT.findall(path.read_text(encoding="utf8")):
+            if (ROOT / "examples" / f"{module}.py").is_file():
+                assert f"{module}.py" in shown, f"{lesson.name} shows {name} but not {module}.py, which it imports"
