@@ -27,3 +27,10 @@ def build(source: Path, out: Path, *languages: str, env: dict | None = None) -> 
     environment.pop("JAX_PLATFORMS", None)  # the kernel sees what a contributor's build sees
     return subprocess.run(command, capture_output=True, text=True, env=environment,
                           stdin=subprocess.DEVNULL, timeout=900)
+
+
+def page(site: dict, language: str, name: str):
+    """The built page ``name`` of ``language`` in a built site (the ``site`` fixture), parsed."""
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup((site["html"] / language / f"{name}.html").read_text(encoding="utf8"), "html.parser")

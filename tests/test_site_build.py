@@ -7,24 +7,11 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from sitebuild import build, copy_fixture
+from sitebuild import build, copy_fixture, page
 
 PAGES = ["index", "part/index", "part/first", "part/second", "about/report"]
 MARKER = {"ko": "KOONLY", "en": "ENONLY"}
 OTHER = {"ko": "en", "en": "ko"}
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("site")
-    source = copy_fixture("site", root / "pages")
-    result = build(source, root / "out")
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    return {"source": source, "out": root / "out", "html": root / "out" / "html", "log": result.stdout}
-
-
-def page(site, language: str, name: str) -> BeautifulSoup:
-    return BeautifulSoup((site["html"] / language / f"{name}.html").read_text(encoding="utf8"), "html.parser")
 
 
 def report(out: Path) -> dict[tuple[str, str], dict]:
