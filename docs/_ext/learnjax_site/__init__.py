@@ -6,17 +6,19 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``provenance``: execution cache per machine, refusals, provenance records, the build report;
 * ``lessons``: lesson front matter and the header under a lesson's title;
 * ``callouts``: call-outs, exercises and folded solutions;
-* ``language_switch``: the link to the other language and hreflang alternates.
+* ``language_switch``: the link to the other language and hreflang alternates;
+* ``catalog``: lesson lists on the home and part pages, and tag pages;
+* ``progress``: the reader's "done" marks, kept in the browser only.
 """
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import bilingual, callouts, language_switch, lessons, provenance
+from . import bilingual, callouts, catalog, language_switch, lessons, progress, provenance
 
 
 def setup(app: Sphinx) -> dict:
-    for module in (bilingual, provenance, lessons, callouts, language_switch):
+    for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

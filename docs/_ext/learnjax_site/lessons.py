@@ -21,7 +21,7 @@ import re
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from . import provenance
+from . import progress, provenance
 from .bilingual import LANGUAGES
 from .cells import split_notebook
 from .errors import lesson_error, stops_build
@@ -78,6 +78,15 @@ def lesson_metadata(front_matter: dict, path: str, lines: list[str]) -> dict | N
         raise lesson_error(path, line, "the lesson has no tags",
                            "give 'lesson: tags:' a list of short topic names, e.g. [jit, xla]")
     return {"summary": {lang: summary[lang] for lang in LANGUAGES}, "tags": tags}
+
+
+def tag_page(tag: str) -> str:
+    """The page that lists every lesson with ``tag`` (made by ``catalog``).
+
+    >>> tag_page("jit")
+    'tags/jit'
+    """
+    return f"tags/{tag}"
 
 
 CALLOUT_CLASSES = {"learnjax-mental-model", "learnjax-trap", "learnjax-why-it-matters"}
@@ -180,12 +189,17 @@ def header_nodes(app: Sphinx, docname: str) -> list[nodes.Node]:
         part, number, total = position
         facts.append(text(language, "lesson_position", part=env.titles[part].astext(), number=number, total=total))
     facts.append(text(language, "reading_time", minutes=meta["minutes"]))
-    facts.append(f"{text(language, 'tags')}: " + ", ".join(meta["tags"]))
     box = nodes.container(classes=["learnjax-lesson-header"])
-    box += nodes.paragraph("", " · ".join(facts), classes=["learnjax-lesson-facts"])
+    line = nodes.paragraph("", " · ".join(facts) + f" · {text(language, 'tags')}: ", classes=["learnjax-lesson-facts"])
+    for i, tag in enumerate(meta["tags"]):
+        uri = app.builder.get_relative_uri(docname, tag_page(tag))
+        line += [nodes.Text(" ")] if i else []
+        line += nodes.reference("", tag, refuri=uri, classes=["learnjax-tag"])
+    box += line
     box += nodes.paragraph("", meta["summary"][language], classes=["learnjax-lesson-summary"])
     record = provenance.page_record(env, docname)
     box += nodes.paragraph("", provenance.provenance_text(record, language), classes=["learnjax-provenance"])
+    box += nodes.raw("", progress.toggle_button(language, docname), format="html")
     return [box]
 
 
