@@ -9,6 +9,15 @@ TEXTS = {
         "lesson_position": "{part} · 전체 {total}강 중 {number}강",
         "reading_time": "읽는 데 약 {minutes}분",
         "tags": "태그",
+        "all_tags": "모든 태그",
+        "tag_page_title": "태그: {tag}",
+        "tag_page_intro": "이 태그가 붙은 강의: {count}개",
+        "progress_toggle": "다 읽은 강의로 표시",
+        "progress_done_label": "다 읽음",
+        "progress_count": "{total}강 중 {done}강을 읽었습니다",
+        "progress_reset": "진도 초기화",
+        "progress_confirm": "이 브라우저에 저장한 진도를 모두 지울까요?",
+        "progress_note": "진도는 이 브라우저에만 저장되며 어디에도 전송되지 않습니다.",
         "provenance": (
             "이 페이지의 출력은 {when}에 {device}에서 실행해 만들었습니다. 백엔드 {backend}, "
             "디바이스 {count}개, JAX {jax}, jaxlib {jaxlib}, 실행 시간 {seconds}초."
@@ -38,6 +47,15 @@ TEXTS = {
         "lesson_position": "{part} · Lesson {number} of {total}",
         "reading_time": "About {minutes} min read",
         "tags": "Tags",
+        "all_tags": "All tags",
+        "tag_page_title": "Tag: {tag}",
+        "tag_page_intro": "Lessons with this tag: {count}",
+        "progress_toggle": "Mark this lesson as done",
+        "progress_done_label": "Done",
+        "progress_count": "{done} of {total} lessons done",
+        "progress_reset": "Reset progress",
+        "progress_confirm": "Clear the progress saved in this browser?",
+        "progress_note": "Your progress is kept in this browser only and is never sent anywhere.",
         "provenance": (
             "The outputs on this page were made on {when} on {device} ({backend} backend, "
             "{count} device(s)) with JAX {jax} and jaxlib {jaxlib}, in {seconds} s of execution."
