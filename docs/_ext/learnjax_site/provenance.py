@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from pathlib import Path
 
 from docutils import nodes
@@ -91,6 +92,11 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
         source[0] = source[0].rstrip("\n") + "\n" + kernel.provenance_cell(programs)
 
 
+# matplotlib's warnings when a font lacks a character (drawn as a box) or a named font is not found.
+_FONT_WARNING = re.compile(r"Glyph \d+ .*? missing from (?:current )?font(?:\(s\))?[^\n]*"
+                           r"|findfont: Font family .*? not found[^\n]*")
+
+
 def check_cell_errors(cells: list[dict], path: str, source_map: list[int]) -> None:
     """Stop at the first executed code cell with an error output, unless it is tagged raises-exception.
 
@@ -106,14 +112,32 @@ def check_cell_errors(cells: list[dict], path: str, source_map: list[int]) -> No
     p.md:9 this code cell raised ZeroDivisionError: division by zero
     >>> cells[1]["metadata"]["tags"] = ["raises-exception"]
     >>> check_cell_errors(cells, "p.md", [3, 9])  # taught on purpose: no stop
+
+    A plot that drew boxes for missing glyphs (matplotlib warns on stderr) stops the build too:
+
+    >>> box = "UserWarning: Glyph 54632 (\\N{HANGUL SYLLABLE HAM}) missing from font(s) DejaVu Sans."
+    >>> cells[0]["outputs"] = [{"output_type": "stream", "name": "stderr", "text": box}]
+    >>> try:
+    ...     check_cell_errors(cells, "p.md", [3, 9])
+    ... except LessonError as stop:
+    ...     print(stop.where, stop.problem)
+    p.md:3 this code cell's figure lacks glyphs: Glyph 54632 (함) missing from font(s) DejaVu Sans.
     """
     for index, cell in enumerate(cells):
+        line = source_map[index] if index < len(source_map) else 1
+        for output in cell.get("outputs", []):
+            warning = output.get("output_type") == "stream" and _FONT_WARNING.search("".join(output.get("text", "")))
+            if warning:
+                raise lesson_error(
+                    path, line, f"this code cell's figure lacks glyphs: {warning[0]}",
+                    "draw Hangul with a font that has it: call plotting.use_hangul_font() (or import "
+                    "koreanize_matplotlib) before plotting; the docs dependency group installs the font",
+                )
         if "raises-exception" in cell.get("metadata", {}).get("tags", []):
             continue
         for output in cell.get("outputs", []):
             if output.get("output_type") == "error":
                 message = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}".strip()
-                line = source_map[index] if index < len(source_map) else 1
                 raise lesson_error(
                     path, line, f"this code cell raised {message[:300]}",
                     "fix the code, or tag the cell 'raises-exception' if the error is the lesson",
