@@ -9,7 +9,7 @@ import pytest
 from bs4 import BeautifulSoup
 from sitebuild import build, copy_fixture, page
 
-PAGES = ["index", "part/index", "part/first", "part/second", "about/report"]
+PAGES = ["index", "part/index", "part/first", "part/second", "about/report", "glossary"]
 MARKER = {"ko": "KOONLY", "en": "ENONLY"}
 OTHER = {"ko": "en", "en": "ko"}
 

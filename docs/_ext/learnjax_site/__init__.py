@@ -8,17 +8,19 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``callouts``: call-outs, exercises and folded solutions;
 * ``language_switch``: the link to the other language and hreflang alternates;
 * ``catalog``: lesson lists on the home and part pages, and tag pages;
-* ``progress``: the reader's "done" marks, kept in the browser only.
+* ``progress``: the reader's "done" marks, kept in the browser only;
+* ``glossary``, ``glossary_links``: ids on the glossary page's rows; lessons link a term's first use.
 """
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import bilingual, callouts, catalog, language_switch, lessons, progress, provenance
+from . import bilingual, callouts, catalog, glossary, glossary_links, language_switch, lessons, progress, provenance
 
 
 def setup(app: Sphinx) -> dict:
-    for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress):
+    for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress,
+                   glossary, glossary_links):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,114 @@
+"""The glossary: terms read from the glossary page, ids on its rows, first uses linked from lessons."""
+
+from __future__ import annotations
+
+import pytest
+from learnjax_site.errors import LessonError
+from learnjax_site.glossary import read_terms
+from sitebuild import build, copy_fixture, page
+
+GLOSSARY = """# Glossary
+
+| English | 한국어 |
+| --- | --- |
+| array | 배열 |
+{row}
+| device | 디바이스 |
+"""
+
+
+def test_every_row_becomes_a_term_with_its_line():
+    terms = read_terms(GLOSSARY.format(row="| cache hit / miss | 캐시 적중 / 캐시 미스 |"), "glossary.md")
+    assert [(t.line, t.anchor) for t in terms] == [(5, "term-array"), (6, "term-cache-hit-miss"), (7, "term-device")]
+    cache = terms[1].forms
+    assert [(f.text, f.title) for f in cache["ko"]] == [("캐시 적중", "cache hit"), ("캐시 미스", "cache miss")]
+    assert [(f.text, f.title) for f in cache["en"]] == [("cache hit", "캐시 적중"), ("cache miss", "캐시 미스")]
+
+
+@pytest.mark.parametrize(("row", "words"), [
+    ("| shape |", "two cells"),
+    ("| shape | 형상 | extra |", "two cells"),
+    ("| shape |  |", "two cells"),
+    ("| fusion (operator fusion | 연산 융합 |", "unbalanced"),
+    ("| Array | 어레이 |", "same as line 5"),
+    ("| vector | 배열 |", "'배열' is also a term on line 5"),
+    ("| 형상 | shape |", "no Latin letters"),
+])
+def test_a_malformed_row_is_named_by_its_line(row, words):
+    with pytest.raises(LessonError) as error:
+        read_terms(GLOSSARY.format(row=row), "docs/glossary.md")
+    assert error.value.where == "docs/glossary.md:6"
+    assert words in error.value.problem
+
+
+def test_a_glossary_without_its_table_is_refused():
+    with pytest.raises(LessonError) as error:
+        read_terms("# Glossary\n\n| Term | 용어 |\n| --- | --- |\n| array | 배열 |\n", "glossary.md")
+    assert "| English | 한국어 |" in error.value.problem
+
+
+def links(site, language: str, name: str) -> list:
+    return page(site, language, name).select("a.learnjax-glossary-link")
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("ko", [("트레이싱", "term-tracer-tracing", "tracing"), ("배열", "term-array", "array"),
+            ("JIT 컴파일", "term-jit-compilation", "JIT compilation"),
+            ("컴파일", "term-compile-compilation", "compile / compilation")]),
+    ("en", [("Tracing", "term-tracer-tracing", "트레이싱"), ("array", "term-array", "배열"),
+            ("JIT compilation", "term-jit-compilation", "JIT 컴파일"),
+            ("compilation", "term-compile-compilation", "컴파일")]),
+])
+def test_a_lesson_links_the_first_use_of_each_term_in_prose(site, language, expected):
+    found = links(site, language, "part/second")
+    assert [(a.get_text(), a["href"].split("#")[1], a["title"]) for a in found] == expected
+    for a in found:
+        assert a.find_parent("p") is not None
+        assert a.find_parent(["h1", "h2", "code", "pre"]) is None
+    first = found[0]
+    assert first.next_sibling.startswith("(tracing)은" if language == "ko" else " follows")  # particle outside
+    paragraph = first.find_parent("p").get_text()
+    assert paragraph.count("트레이싱" if language == "ko" else "Tracing") == 2  # the second use is not linked
+    heading = page(site, language, "part/second").select_one(".bd-article h2").get_text()
+    assert ("배열" if language == "ko" else "arrays") in heading  # used in the heading, not linked there
+    assert not page(site, language, "part/second").select(".learnjax-lesson-header a.learnjax-glossary-link")
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_each_link_lands_on_its_row_with_the_same_id_in_both_languages(site, language):
+    here = site["html"] / language / "part" / "second.html"
+    rows = {tr["id"]: tr for tr in page(site, language, "glossary").select("table.learnjax-glossary tbody tr")}
+    assert list(rows) == ["term-array", "term-compile-compilation", "term-jit-compilation", "term-tracer-tracing"]
+    cells = [td.get_text() for td in rows["term-tracer-tracing"].select("td")]
+    assert cells == ["tracer / tracing", "트레이서 / 트레이싱"]
+    for a in links(site, language, "part/second"):
+        path, anchor = a["href"].split("#")
+        assert (here.parent / path).resolve() == (site["html"] / language / "glossary.html").resolve()
+        assert anchor in rows
+
+
+def test_pages_that_are_not_lessons_have_no_glossary_links(site):
+    for language in ("ko", "en"):
+        for name in ("index", "part/index", "glossary"):
+            assert not links(site, language, name)
+
+
+def test_the_link_style_is_on_every_lesson(site):
+    for language in ("ko", "en"):
+        styles = [link["href"] for link in page(site, language, "part/second").select("link[rel=stylesheet]")]
+        assert any("learnjax-glossary.css" in href for href in styles)
+        assert (site["html"] / language / "_static" / "learnjax-glossary.css").is_file()
+
+
+def test_a_malformed_glossary_row_stops_the_build_naming_its_line(tmp_path):
+    source = copy_fixture("site", tmp_path / "pages")
+    glossary = source / "glossary.md"
+    lines = glossary.read_text(encoding="utf8").splitlines()
+    number = lines.index("| array | 배열 |") + 1
+    lines[number - 1] = "| array (of numbers | 배열 |"
+    glossary.write_text("\n".join(lines) + "\n", encoding="utf8")
+    result = build(source, tmp_path / "out", "ko")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-3000:]
+    assert f"glossary.md:{number}:" in output and "unbalanced or nested parentheses" in output, output[-3000:]
+    assert "Executing notebook" not in output  # stopped before reading any page
