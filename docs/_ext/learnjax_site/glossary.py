@@ -29,7 +29,7 @@ import re
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from .errors import LessonError, lesson_error, stops_build
+from .errors import lesson_error, stops_build
 
 GLOSSARY_DOCNAME = "glossary"
 HEADER = ("English", "한국어")
@@ -256,8 +256,9 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     rows = [row for body in (table.findall(nodes.tbody) if table else []) for row in body.findall(nodes.row)]
     terms = terms_of(app)
     if len(rows) != len(terms):
-        raise LessonError(path, f"the page shows {len(rows)} glossary rows but its source has {len(terms)}",
-                          "keep the glossary as one plain Markdown table, one term per row")
+        raise lesson_error(path, terms[0].line, f"the page shows {len(rows)} glossary rows but its table has "
+                           f"{len(terms)}", "keep the glossary as one plain Markdown table, one term per row, "
+                           "each row starting and ending with '|'")
     table["classes"].append(TABLE_CLASS)
     for row, term in zip(rows, terms, strict=True):
         shown = _squash(row.children[0].astext())
