@@ -9,18 +9,30 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``language_switch``: the link to the other language and hreflang alternates;
 * ``catalog``: lesson lists on the home and part pages, and tag pages;
 * ``progress``: the reader's "done" marks, kept in the browser only;
-* ``glossary``, ``glossary_links``: ids on the glossary page's rows; lessons link a term's first use.
+* ``glossary``, ``glossary_links``: ids on the glossary page's rows; lessons link a term's first use;
+* ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query.
 """
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from . import bilingual, callouts, catalog, glossary, glossary_links, language_switch, lessons, progress, provenance
+from . import (
+    bilingual,
+    callouts,
+    catalog,
+    glossary,
+    glossary_links,
+    korean_search,
+    language_switch,
+    lessons,
+    progress,
+    provenance,
+)
 
 
 def setup(app: Sphinx) -> dict:
     for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress,
-                   glossary, glossary_links):
+                   glossary, glossary_links, korean_search):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
