@@ -39,7 +39,7 @@ myst_heading_anchors = 3
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 # --- the published site
-html_baseurl = os.environ.get("LEARNJAX_BASE_URL", "")
+html_baseurl = os.environ.get("LEARNJAX_BASE_URL", "")  # empty: learnjax_site.site_url.DEFAULT_BASE_URL
 html_theme = "sphinx_book_theme"
 html_title = "JAX 배우기 · Learning JAX"
 html_copy_source = False  # the sources hold both languages; each build shows one
@@ -51,5 +51,11 @@ html_theme_options = {
     "use_download_button": False,
     "article_header_end": ["language-switch.html", "article-header-buttons.html"],
     "show_toc_level": 2,
+    "article_footer_items": ["report-problem.html"],
 }
 copybutton_exclude = ".linenos, .gp, .go"
+# Buttons on code (cell inputs, program sources, code blocks), never on a cell's output: myst-nb
+# renders outputs as highlighted blocks too, inside div.output.
+copybutton_selector = 'div[class*="highlight-"]:not(.output) > div.highlight > pre'
+copybutton_prompt_text = r">>> |\.\.\. |\$ |In \[\d*\]: | {2,5}\.\.\.: | {5,8}: "
+copybutton_prompt_is_regexp = True

@@ -29,6 +29,19 @@ def build(source: Path, out: Path, *languages: str, env: dict | None = None) -> 
                           stdin=subprocess.DEVNULL, timeout=900)
 
 
+def built_file(site: dict, href: str, on_page: Path) -> Path:
+    """The file of a built site (the ``site`` fixture) that ``href``, a link on ``on_page``, leads to.
+
+    Links are relative, or absolute under the public base URL (``LEARNJAX_BASE_URL`` or its default),
+    which stands for the site's ``html/`` folder; a link to a folder means its ``index.html``.
+    """
+    from learnjax_site.site_url import base_url
+
+    base = base_url()
+    target = site["html"] / href.removeprefix(base) if href.startswith(base) else on_page.parent / href
+    return (target / "index.html" if href.endswith("/") else target).resolve()
+
+
 def page(site: dict, language: str, name: str):
     """The built page ``name`` of ``language`` in a built site (the ``site`` fixture), parsed."""
     from bs4 import BeautifulSoup

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from sitebuild import build, copy_fixture, page
+from sitebuild import build, built_file, copy_fixture, page
 
 PAGES = ["index", "part/index", "part/first", "part/second", "about/report", "glossary"]
 MARKER = {"ko": "KOONLY", "en": "ENONLY"}
@@ -54,8 +54,8 @@ def test_switch_and_hreflang_lead_to_the_counterpart(site, language, name):
     alternates = {link["hreflang"]: link["href"] for link in page(site, language, name).select("link[rel=alternate]")}
     assert set(alternates) == {"ko", "en", "x-default"}
     for lang in ("ko", "en"):
-        assert (here.parent / alternates[lang]).resolve() == (site["html"] / lang / f"{name}.html").resolve()
-    assert (here.parent / alternates["x-default"]).resolve() == (site["html"] / "index.html").resolve()
+        assert built_file(site, alternates[lang], here) == (site["html"] / lang / f"{name}.html").resolve()
+    assert built_file(site, alternates["x-default"], here) == (site["html"] / "index.html").resolve()
 
 
 def test_root_page_links_to_both_languages_without_javascript(site):

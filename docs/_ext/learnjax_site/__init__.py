@@ -10,6 +10,9 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``catalog``: lesson lists on the home and part pages, and tag pages;
 * ``progress``: the reader's "done" marks, kept in the browser only;
 * ``glossary``, ``glossary_links``: ids on the glossary page's rows; lessons link a term's first use;
+* ``site_url``, ``sitemap``, ``not_found``, ``social_cards``: every page's public address, sitemaps
+  with hreflang, 404 pages, Open Graph metadata and preview cards;
+* ``report_problem``: the "report a problem" link that opens an issue about the page;
 * ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query.
 """
 
@@ -26,13 +29,19 @@ from . import (
     korean_search,
     language_switch,
     lessons,
+    not_found,
     progress,
     provenance,
+    report_problem,
+    site_url,
+    sitemap,
+    social_cards,
 )
 
 
 def setup(app: Sphinx) -> dict:
     for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress,
-                   glossary, glossary_links, korean_search):
+                   glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
+                   korean_search):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -18,7 +18,9 @@ import sys
 import time
 from pathlib import Path
 
+from . import not_found, sitemap
 from .bilingual import LANGUAGE_NAMES, LANGUAGES
+from .site_url import base_url
 
 CONF_DIR = Path(__file__).resolve().parents[2]  # docs/, where conf.py is
 
@@ -80,6 +82,8 @@ def build(source: Path, out: Path, languages: list[str], extra: list[str]) -> di
             sys.exit(f"The {language} build failed (exit {result.returncode}); see the messages above.")
     (html / "index.html").write_text(ROOT_PAGE, encoding="utf8")
     (html / ".nojekyll").write_text("", encoding="utf8")
+    not_found.write_root_page(html, base_url())  # GitHub Pages serves the root 404.html for any miss
+    sitemap.write_root_files(html, base_url())
     return seconds
 
 
