@@ -224,3 +224,16 @@ def test_copied_text_leaves_prompts_out(site):
     assert strip_prompts("In [3]: jax.numpy.ones(2)\n", prompt) == "jax.numpy.ones(2)"
     source = 'def f(x):\n    """\n    >>> f(1)\n    2\n    """\n    return x + 1\n'
     assert strip_prompts(source, prompt) == source.removesuffix("\n")  # a program's doctest stays intact
+
+
+# --- dark mode
+
+
+def test_dark_mode_sets_plots_on_a_light_ground(site):
+    """Plots are PNGs with dark text. In dark mode pydata-sphinx-theme pads a cell output's images
+    with its light text colour, so they stay legible (seen in a screenshot); the site adds no CSS of
+    its own for that, so this fails if a theme upgrade drops the rule."""
+    css = (site["html"] / "ko" / "_static" / "styles" / "pydata-sphinx-theme.css").read_text(encoding="utf8")
+    rule = re.search(r"html\[data-theme=dark\] \.bd-content div\.cell_output img\{([^}]*)\}", css)
+    assert rule, "the theme no longer styles output images in dark mode: give them a light background"
+    assert "background-color:var(--pst-color-text-base)" in rule.group(1) and "padding" in rule.group(1)

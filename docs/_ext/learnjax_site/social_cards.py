@@ -9,7 +9,7 @@ Flex, which has no Hangul: Korean titles would come out as empty boxes. So the c
 NanumGothic, the font the koreanize-matplotlib package ships for the lessons' plots. All four of
 its weights are registered, because the card's title asks for bold (700), which only
 NanumGothic ExtraBold carries; with fewer, matplotlib warns and substitutes a weight.
-A card costs about 0.06 s to draw, under 3 s for both languages of the whole site.
+Drawing the cards cost 1.2 s of a 16 s English build of the whole site (15 cards, 0.08 s each).
 """
 
 from __future__ import annotations
