@@ -1,0 +1,193 @@
+"""Which lines of a page's hidden cells its reader's notebook must carry.
+
+A cell tagged ``remove-cell`` is a site check: it asserts what the prose claims and glues numbers
+for it, with ``myst_nb``, which a reader's Colab does not have. The reader's notebook leaves such
+cells out. But a hidden cell sometimes also defines a name that a later shown cell reads (the page
+works because both run in one kernel); left out whole, the notebook would stop there with a
+``NameError``.
+
+The rule: the notebook carries, at the hidden cell's place, exactly the top-level statements of
+hidden cells that bind a name some shown cell reads (the binding in force when the shown cell
+runs), and, the same way, the hidden statements those statements read. Nothing else of a hidden
+cell: its asserts and glue calls stay on the site. A carried statement that needs ``myst_nb``
+cannot run outside the site, so it is refused (``NeedsSiteOnlyCode``): move the definition into a
+shown cell.
+
+Names are found statically: the cell's IPython syntax is turned into Python, and ``symtable``
+gives the names each top-level statement reads and binds, nested functions and lambdas included.
+Names a ``%run`` program defines are not seen; the notebook tests run every notebook to catch
+what static reading misses.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import dataclasses
+import re
+import symtable
+from collections.abc import Sequence
+
+SITE_ONLY_MODULES = ("myst_nb",)
+CARRIED_COMMENT = "# Defined in a check the page hides; later cells use it."
+
+_IPYTHON_NAMES = {"get_ipython", "display", "In", "Out", "_", "__", "___", "exit", "quit"}
+_KNOWN = set(dir(builtins)) | _IPYTHON_NAMES
+_MAGIC_CALLS = {"run_line_magic", "run_cell_magic", "system", "getoutput"}
+_MAGIC_NAME = re.compile(r"\{\s*([A-Za-z_]\w*)|\$([A-Za-z_]\w*)")
+_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try,
+             ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Match)
+
+
+@dataclasses.dataclass(frozen=True)
+class Statement:
+    """One top-level statement of a code cell."""
+
+    cell: int  # the cell's index, as given to ``carried_statements``
+    line: int  # first line in the cell (1-based)
+    source: str
+    binds: frozenset[str]
+    reads: frozenset[str]
+    packages: frozenset[str]  # names bound only as ``a`` of ``import a.b``: a no-op once ``a`` exists
+    site_only: bool  # imports a module only the site's build has (myst_nb)
+
+
+class NeedsSiteOnlyCode(ValueError):
+    """A shown cell needs a hidden definition that cannot run outside the site."""
+
+    def __init__(self, name: str, reader: int, statement: Statement):
+        super().__init__(
+            f"a shown code cell reads {name!r}, which only a hidden (remove-cell) cell defines, "
+            f"and that definition needs {', '.join(SITE_ONLY_MODULES)}: {statement.source.splitlines()[0]!r}")
+        self.name, self.reader, self.statement = name, reader, statement
+
+
+def python_source(cell_source: str) -> str:
+    """The cell's code with IPython syntax (``%run``, ``!ls``) turned into plain Python.
+
+    >>> python_source("%run prog.py --n {N}")
+    "get_ipython().run_line_magic('run', 'prog.py --n {N}')\\n"
+    """
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager().transform_cell(cell_source)
+
+
+def _scope_reads(table: symtable.SymbolTable, top: bool) -> set[str]:
+    names = set()
+    for symbol in table.get_symbols():
+        if symbol.is_referenced() and (top or symbol.is_global()):
+            names.add(symbol.get_name())
+    for child in table.get_children():
+        names |= _scope_reads(child, top=False)
+    return names
+
+
+def _magic_reads(node: ast.AST) -> set[str]:
+    """Names that IPython expands in a magic's arguments: ``{name}`` and ``$name``."""
+    names = set()
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _MAGIC_CALLS:
+            for argument in call.args:
+                if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                    names |= {a or b for a, b in _MAGIC_NAME.findall(argument.value)}
+    return names
+
+
+def _site_only(node: ast.AST) -> bool:
+    for inner in ast.walk(node):
+        modules = []
+        if isinstance(inner, ast.Import):
+            modules = [alias.name for alias in inner.names]
+        elif isinstance(inner, ast.ImportFrom) and inner.module:
+            modules = [inner.module]
+        if any(m.split(".")[0] in SITE_ONLY_MODULES for m in modules):
+            return True
+    return False
+
+
+def statements(cell: int, cell_source: str) -> list[Statement]:
+    """The top-level statements of a code cell, each with the names it binds and reads.
+
+    A compound statement (``for``, ``def``, ...) does not read the names it binds itself; a simple
+    one does (``x = x + 1`` reads the ``x`` before it).
+
+    >>> [(s.line, sorted(s.binds), sorted(s.reads)) for s in statements(0, "x = y + 1\\nfor v in xs:\\n    print(v)")]
+    [(1, ['x'], ['y']), (2, ['v'], ['xs'])]
+    >>> [sorted(s.reads) for s in statements(0, "f = jax.jit(lambda v: v * k)\\ntotal += 1")]
+    [['jax', 'k'], ['total']]
+    """
+    code = python_source(cell_source)
+    code_lines = code.splitlines()
+    found = []
+    for node in ast.parse(code).body:
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        if first < node.lineno:  # a decorated definition: its decorators belong to it
+            segment = "\n".join(code_lines[first - 1:node.end_lineno])
+        else:
+            segment = ast.get_source_segment(code, node) or ""
+        table = symtable.symtable(segment, "<cell>", "exec")
+        binds = {s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()}
+        reads = _scope_reads(table, top=True) | _magic_reads(node)
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            reads.add(node.target.id)
+        if isinstance(node, _COMPOUND):
+            reads -= binds
+        packages = {alias.name.split(".")[0] for alias in getattr(node, "names", [])
+                    if isinstance(node, ast.Import) and "." in alias.name and alias.asname is None}
+        found.append(Statement(cell, first, segment, frozenset(binds), frozenset(reads - _KNOWN),
+                               frozenset(packages), _site_only(node)))
+    return found
+
+
+def carried_statements(cells: Sequence[tuple[str, bool]]) -> dict[int, list[Statement]]:
+    """For each hidden cell, the statements the reader's notebook carries (see the module's rule).
+
+    ``cells`` are the page's code cells in order, as ``(source, hidden)``; the result maps a
+    hidden cell's index to its carried statements, in order. Raises ``NeedsSiteOnlyCode``.
+
+    >>> cells = [("n = 3", False), ("from myst_nb import glue\\nrows = n * 2\\nassert rows == 6", True),
+    ...          ("print(rows)", False)]
+    >>> {i: [s.source for s in found] for i, found in carried_statements(cells).items()}
+    {1: ['rows = n * 2']}
+    >>> cells[1] = ("import numpy.linalg\\nrows = 6", True)  # rebinds nothing the shown cells use
+    >>> cells[0] = ("import numpy as np\\nimport numpy", False)
+    >>> cells[2] = ("print(numpy.linalg.norm([rows]))", False)
+    >>> {i: [s.source for s in found] for i, found in carried_statements(cells).items()}
+    {1: ['rows = 6']}
+    >>> cells[1] = ("from myst_nb import glue\\nrows = glue", True)
+    >>> carried_statements(cells)
+    Traceback (most recent call last):
+    ...
+    learnjax_site.hidden_cells.NeedsSiteOnlyCode: a shown code cell reads 'rows', which only a hidden ...
+    """
+    binder: dict[str, Statement | None] = {}  # name -> the hidden statement that bound it last, None if shown
+    depends: dict[Statement, dict[str, Statement | None]] = {}
+    carried: set[Statement] = set()
+
+    def carry(name: str, reader: int, statement: Statement) -> None:
+        if statement in carried:
+            return
+        if statement.site_only:
+            raise NeedsSiteOnlyCode(name, reader, statement)
+        carried.add(statement)
+        for source in depends[statement].values():
+            if source is not None:
+                carry(name, reader, source)
+
+    for index, (source, hidden) in enumerate(cells):
+        for statement in statements(index, source):
+            if hidden:
+                depends[statement] = {name: binder.get(name) for name in statement.reads}
+            else:
+                for name in statement.reads:
+                    if binder.get(name) is not None:
+                        carry(name, index, binder[name])
+            for name in statement.binds:
+                if not (name in statement.packages and name in binder):
+                    binder[name] = statement if hidden else None
+
+    result: dict[int, list[Statement]] = {}
+    for statement in sorted(carried, key=lambda s: (s.cell, s.line)):
+        result.setdefault(statement.cell, []).append(statement)
+    return result
