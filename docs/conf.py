@@ -45,11 +45,15 @@ html_title = "JAX 배우기 · Learning JAX"
 html_copy_source = False  # the sources hold both languages; each build shows one
 html_show_sourcelink = False
 html_last_updated_fmt = None
+# Lessons' notebooks: "Open in Colab" opens them from this branch of the repository below, where
+# pages.yml pushes them; the programs they carry need these packages beyond Colab's own.
+learnjax_colab_branch = os.environ.get("LEARNJAX_COLAB_BRANCH", "notebooks")
+learnjax_program_requirements = ["koreanize-matplotlib==0.1.1"]  # as in pyproject's "lessons" group
 html_theme_options = {
     "repository_url": os.environ.get("LEARNJAX_REPOSITORY_URL", "https://github.com/learning-jax/learning-jax"),
     "use_repository_button": True,
     "use_download_button": False,
-    "article_header_end": ["language-switch.html", "article-header-buttons.html"],
+    "article_header_end": ["notebook-links.html", "language-switch.html", "article-header-buttons.html"],
     "show_toc_level": 2,
     "article_footer_items": ["report-problem.html"],
 }

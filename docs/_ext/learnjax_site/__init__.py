@@ -13,7 +13,9 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``site_url``, ``sitemap``, ``not_found``, ``social_cards``: every page's public address, sitemaps
   with hreflang, 404 pages, Open Graph metadata and preview cards;
 * ``report_problem``: the "report a problem" link that opens an issue about the page;
-* ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query.
+* ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query;
+* ``notebooks`` (with ``notebook_markdown``, ``hidden_cells``): each lesson as a notebook in the
+  page's language, outputs included, to download or open in Colab.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from . import (
     language_switch,
     lessons,
     not_found,
+    notebooks,
     progress,
     provenance,
     report_problem,
@@ -42,6 +45,6 @@ from . import (
 def setup(app: Sphinx) -> dict:
     for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
-                   korean_search):
+                   korean_search, notebooks):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -40,6 +40,21 @@ TEXTS = {
         "report_versions": "JAX / jaxlib",
         "report_when": "실행 시각(UTC)",
         "report_empty": "이 빌드에는 실행한 강의가 없습니다.",
+        "notebook_links_label": "이 강의의 노트북",
+        "notebook_download": "노트북 내려받기",
+        "notebook_download_title": "이 강의를 빌드에서 실행한 출력까지 담은 Jupyter 노트북(.ipynb)으로 내려받습니다",
+        "notebook_colab": "Colab에서 열기",
+        "notebook_colab_title": "이 강의의 노트북을 Google Colab에서 엽니다",
+        "notebook_outputs": (
+            "노트북에 담긴 출력도 그 실행에서 나온 것입니다. 위에서부터 차례로 실행하면 여러분의 환경에서 "
+            "새 출력이 만들어집니다."
+        ),
+        "notebook_raises": (
+            "오류를 보여 주려고 일부러 예외를 내는 셀이 있습니다. Jupyter는 '모두 실행' 중에도 그 셀을 지나 계속 "
+            "실행하지만, Colab은 그 셀에서 멈춥니다. 그때는 다음 셀부터 이어서 실행하세요."
+        ),
+        "notebook_page_link": "사이트에서 이 강의 읽기",
+        "notebook_programs": "아래 셀은 이 강의의 풀이가 실행하는 프로그램을 작업 폴더에 파일로 저장합니다: {files}.",
         "notfound_title": "페이지를 찾을 수 없습니다",
         "notfound_text": "이 주소에는 페이지가 없습니다. 페이지가 옮겨졌거나 주소를 잘못 입력했을 수 있습니다.",
         "notfound_home": "첫 페이지로 가기",
@@ -85,6 +100,22 @@ TEXTS = {
         "report_versions": "JAX / jaxlib",
         "report_when": "Ran at (UTC)",
         "report_empty": "No lesson was executed for this build.",
+        "notebook_links_label": "This lesson as a notebook",
+        "notebook_download": "Download notebook",
+        "notebook_download_title": (
+            "Download this lesson as a Jupyter notebook (.ipynb), with the outputs the build made"
+        ),
+        "notebook_colab": "Open in Colab",
+        "notebook_colab_title": "Open this lesson's notebook in Google Colab",
+        "notebook_outputs": "The outputs in this notebook come from that run. Run it from the top to make your own.",
+        "notebook_raises": (
+            "Some cells raise an error on purpose, to show it. Jupyter's Run All goes on past them; Colab "
+            "stops there, so run on from the next cell."
+        ),
+        "notebook_page_link": "Read this lesson on the site",
+        "notebook_programs": (
+            "The cells below save the programs this lesson's solution runs as files in the working folder: {files}."
+        ),
         "notfound_title": "Page not found",
         "notfound_text": "There is no page at this address. The page may have moved, or the link may be mistyped.",
         "notfound_home": "Go to the home page",
