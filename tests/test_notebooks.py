@@ -1,0 +1,267 @@
+"""The lessons' notebooks: one per lesson and language, outputs included, and runnable in a fresh kernel.
+
+The fixture site's notebooks are read from the session's build (``site`` in conftest.py). The real
+site's notebooks are run from ``docs/_build/html`` (or ``LEARNJAX_SITE_HTML``), as ``nox -s docs``
+leaves it: every lesson of one language, each in a fresh kernel in an empty folder outside the
+repository, as in a fresh Colab.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from sitebuild import FIXTURES, ROOT, build, page
+
+LESSONS = ["part/first", "part/second"]
+NOT_LESSONS = ["index", "part/index", "about/report"]
+MARKER = {"ko": "KOONLY", "en": "ENONLY"}
+OTHER = {"ko": "en", "en": "ko"}
+SITE_ONLY = ("myst_nb", "learnjax_site")  # the build has them; a reader's Colab does not
+
+
+def notebook_path(site: dict, language: str, name: str) -> Path:
+    return site["html"] / language / "_notebooks" / f"{name}.ipynb"
+
+
+def read(site: dict, language: str, name: str):
+    return nbformat.read(notebook_path(site, language, name), as_version=4)
+
+
+def code_cells(notebook) -> list:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
+
+
+def output_text(cell) -> str:
+    return "".join(output.get("text", "") + output.get("evalue", "") for output in cell.get("outputs", []))
+
+
+def markdown(notebook) -> str:
+    return "\n\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
+
+
+def resolves_to(link: str, notebook: Path, page_file: Path, language: str, name: str) -> bool:
+    """A link in a notebook leads to a page: absolute (the site's URL) or relative to the notebook."""
+    if re.match(r"^https?://", link):
+        return link.endswith(f"/{language}/{name}.html")
+    return (notebook.parent / link).resolve() == page_file.resolve()
+
+
+# --- the fixture site's notebooks ---------------------------------------------------------------
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_only_lessons_have_notebooks(site, language):
+    folder = site["html"] / language / "_notebooks"
+    found = {p.relative_to(folder).with_suffix("").as_posix() for p in folder.rglob("*.ipynb")}
+    assert found == set(LESSONS)
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+@pytest.mark.parametrize("name", LESSONS)
+def test_notebook_is_valid_and_in_one_language(site, language, name):
+    raw = notebook_path(site, language, name).read_text(encoding="utf8")
+    assert MARKER[language] in raw and MARKER[OTHER[language]] not in raw
+    notebook = read(site, language, name)
+    nbformat.validate(notebook)
+    assert notebook.metadata.kernelspec.name == "python3"
+    assert notebook.metadata.language_info.name == "python"
+    assert notebook.metadata.learnjax.language == language
+    assert notebook.metadata.title == page(site, language, name).select_one("h1").get_text().strip("#¶ \n")
+    for cell in notebook.cells:
+        assert "remove-cell" not in cell.metadata.get("tags", [])
+        if cell.cell_type == "markdown":  # no MyST left: plain Markdown only
+            assert not re.search(r"\{(glue|doc|program-source|trap|exercise|dropdown)[:}]|^:::|\+\+\+",
+                                 cell.source, re.MULTILINE)
+        else:
+            assert not any(module in cell.source for module in SITE_ONLY)
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+@pytest.mark.parametrize("name", LESSONS)
+def test_header_cell_says_what_and_where(site, language, name):
+    notebook = read(site, language, name)
+    header = notebook.cells[0].source
+    title = notebook.metadata.title
+    assert header.startswith(f"# {title}\n")
+    assert markdown(notebook).count(f"# {title}") == 1  # the title moved into the header, not repeated
+    assert MARKER[language] in page(site, language, name).select_one(".learnjax-lesson-summary").get_text()
+    assert page(site, language, name).select_one(".learnjax-lesson-summary").get_text().strip() in header
+    assert ("전체 2강 중" if language == "ko" else "of 2") in header
+    provenance = page(site, language, name).select_one(".learnjax-provenance").get_text().strip()
+    assert provenance in header.replace("\\", "")
+    link = re.search(r"\]\(([^)]+)\)\s*$", header).group(1)
+    assert resolves_to(link, notebook_path(site, language, name), site["html"] / language / f"{name}.html",
+                       language, name)
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_first_lesson_markdown_reads_as_plain_markdown(site, language):
+    notebook = read(site, language, "part/first")
+    text = markdown(notebook)
+    assert ("값은 42입니다" if language == "ko" else "The value is 42.") in text  # glue substituted
+    assert ("풀이가 더한 값은 2입니다" if language == "ko" else "the solution adds 2.") in text  # inside a dropdown
+    assert ("**풀이 해설**" if language == "ko" else "**About the solution**") in text
+    assert ("> **함정**\n>\n> KOONLY" if language == "ko" else "> **Trap**\n>\n> ENONLY") in text
+    assert ("> **연습 문제**" if language == "ko" else "> **Exercise**") in text
+    link = re.search(r"\[(?:두 번째 강의|the second lesson)\]\(([^)]+)\)", text).group(1)
+    assert resolves_to(link, notebook_path(site, language, "part/first"),
+                       site["html"] / language / "part" / "second.html", language, "part/second")
+    assert ("일부러 예외를" if language == "ko" else "raise an error on purpose") in notebook.cells[0].source
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_first_lesson_code_has_outputs_and_carries_what_it_needs(site, language):
+    notebook = read(site, language, "part/first")
+    cells = code_cells(notebook)
+    first = next(c for c in cells if "FIRST-LESSON-OUTPUT" in c.source)
+    assert output_text(first) == "FIRST-LESSON-OUTPUT 42\n" and isinstance(first.execution_count, int)
+    raising = next(c for c in cells if "raises-exception" in c.metadata.get("tags", []))
+    assert raising.outputs[0].output_type == "error" and raising.outputs[0].ename == "ValueError"
+    # the hidden cell is gone (its assert and glue stay on the site); the one line a shown cell reads is carried
+    assert not any("HIDDEN-CHECK" in c.source or "glue(" in c.source for c in cells)
+    carried = [c for c in cells if "learnjax-carried" in c.metadata.get("tags", [])]
+    assert len(carried) == 1 and carried[0].source.splitlines()[1:] == ["offset = answer - 40"]
+    assert cells.index(carried[0]) < cells.index(next(c for c in cells if "solution" in c.metadata.get("tags", [])))
+    # the programs, written beside the notebook before the solution runs them by the rewritten path
+    programs = site["source"] / "programs"
+    written = {c.source.split("\n", 1)[0]: c.source.split("\n", 1)[1]
+               for c in cells if c.source.startswith("%%writefile")}
+    assert written == {f"%%writefile programs/{n}": (programs / n).read_text(encoding="utf8")
+                       for n in ("hello.py", "helper.py")}
+    solution = next(c for c in cells if "solution" in c.metadata.get("tags", []))
+    assert solution.source.startswith("%run programs/hello.py\n")
+    assert output_text(solution) == "PROGRAM-HELPER-TEXT\nSOLUTION-OUTPUT 2\n"
+    assert [c.execution_count for c in (first, raising, solution)] == sorted(c.execution_count for c in
+                                                                             (first, raising, solution))
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+@pytest.mark.parametrize("name", LESSONS)
+def test_lesson_pages_link_to_their_notebook_and_colab(site, language, name):
+    soup = page(site, language, name)
+    group = soup.select_one(".header-article-items__end .learnjax-notebook-links")
+    download, colab = group.select_one("a.learnjax-notebook-download"), group.select_one("a.learnjax-colab")
+    here = site["html"] / language / f"{name}.html"
+    assert (here.parent / download["href"]).resolve() == notebook_path(site, language, name).resolve()
+    assert download.has_attr("download")
+    assert download.get_text(strip=True) == ("노트북 내려받기" if language == "ko" else "Download notebook")
+    assert colab.get_text(strip=True) == ("Colab에서 열기" if language == "ko" else "Open in Colab")
+    branch = os.environ.get("LEARNJAX_COLAB_BRANCH", "notebooks")
+    assert re.fullmatch(rf"https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/{branch}/"
+                        rf"{language}/{name}\.ipynb", colab["href"])
+    # before the language switch, in its own group
+    items = [a["class"][0] for a in soup.select(".header-article-items__end a")][:3]
+    assert items == ["learnjax-notebook-download", "learnjax-colab", "learnjax-language-switch"]
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+@pytest.mark.parametrize("name", NOT_LESSONS)
+def test_other_pages_have_no_notebook_links(site, language, name):
+    assert page(site, language, name).select_one(".learnjax-notebook-links") is None
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_no_file_of_the_output_holds_the_other_language(site, language):
+    folder = site["html"] / language
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    assert not [p for p in files if "_sources" in p.relative_to(folder).parts]
+    assert any(p.suffix == ".ipynb" for p in files)
+    other = MARKER[OTHER[language]].encode()
+    assert [p for p in files if other in p.read_bytes()] == []
+
+
+FAILURES = {
+    # fixture: (line the message must name, words it must contain)
+    "notebook-hidden-glue": (46, ["a shown code cell reads 'show', which only a hidden (remove-cell) cell defines",
+                                  "needs myst_nb", "read by the code cell at line 55",
+                                  "define the name in a shown code cell"]),
+    "notebook-directive": (23, ["the directive {note} has no plain-Markdown form", "teach notebook_markdown.py"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FAILURES))
+def test_a_lesson_its_notebook_cannot_carry_stops_the_build(case, tmp_path):
+    line, words = FAILURES[case]
+    result = build(FIXTURES / "broken" / case, tmp_path / "out", "ko")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-3000:]
+    assert f"broken/{case}/index.md:{line}:" in output, output[-3000:]
+    for word in words:
+        assert word in output, output[-3000:]
+
+
+# --- running them, as a reader's fresh Colab would ----------------------------------------------
+
+@pytest.fixture
+def fresh_kernel(tmp_path, monkeypatch):
+    """Run a notebook in a new kernel, in an empty folder outside the repository, without the
+    modules only the site's build has (myst_nb, learnjax_site) and without the repository's paths.
+    Returns the executed notebook."""
+    from nbclient import NotebookClient
+
+    startup = tmp_path / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00-no-site-modules.py").write_text(
+        "import sys\n" + "".join(f"sys.modules[{m!r}] = None\n" for m in SITE_ONLY), encoding="utf8")
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+    for variable in ("PYTHONPATH", "JAX_PLATFORMS"):
+        monkeypatch.delenv(variable, raising=False)
+
+    def run(path: Path):
+        workdir = tmp_path / f"run-{path.stem}"
+        workdir.mkdir()
+        notebook = nbformat.read(path, as_version=4)
+        NotebookClient(notebook, timeout=900, kernel_name="python3",
+                       resources={"metadata": {"path": str(workdir)}}).execute()
+        return notebook, workdir
+
+    return run
+
+
+def test_fresh_kernel_lacks_the_site_modules(fresh_kernel, tmp_path):
+    probe = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import importlib, os, sys\n"
+        "for name in ('myst_nb', 'learnjax_site'):\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except ImportError:\n"
+        "        print(name, 'missing')\n"
+        "print(os.getcwd())")])
+    path = tmp_path / "probe.ipynb"
+    nbformat.write(probe, path)
+    ran, workdir = fresh_kernel(path)
+    assert output_text(ran.cells[0]).split("\n")[:3] == ["myst_nb missing", "learnjax_site missing", str(workdir)]
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_fixture_notebooks_run_top_to_bottom(site, fresh_kernel, language):
+    ran, workdir = fresh_kernel(notebook_path(site, language, "part/first"))
+    solution = next(c for c in code_cells(ran) if "solution" in c.metadata.get("tags", []))
+    assert output_text(solution) == "PROGRAM-HELPER-TEXT\nSOLUTION-OUTPUT 2\n"
+    assert (workdir / "programs" / "helper.py").is_file()
+    ran, _ = fresh_kernel(notebook_path(site, language, "part/second"))
+    assert "SECOND-SOLUTION-OUTPUT" in output_text(code_cells(ran)[-1])
+
+
+def real_site_notebooks(language: str = "ko") -> list[Path]:
+    html = Path(os.environ.get("LEARNJAX_SITE_HTML", ROOT / "docs" / "_build" / "html"))
+    return sorted((html / language / "_notebooks").rglob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", real_site_notebooks() or [None],
+                         ids=lambda p: p.relative_to(p.parents[2]).as_posix() if p else "no-build")
+def test_real_site_notebooks_run_in_a_fresh_kernel(path, fresh_kernel):
+    """Every Korean lesson notebook of the built site runs top to bottom (the English ones hold the same code)."""
+    if path is None:
+        message = "no lesson notebooks in docs/_build/html: run nox -s docs first"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI builds the site before the tests)")
+        pytest.skip(message)
+    ran, _ = fresh_kernel(path)
+    for cell in code_cells(ran):
+        if "raises-exception" not in cell.metadata.get("tags", []):
+            assert not [o for o in cell.get("outputs", []) if o.output_type == "error"], cell.source[:200]
+
