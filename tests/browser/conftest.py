@@ -10,7 +10,16 @@ import os
 
 import pytest
 
-from .harness import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, SITE, Console, SiteServer, missing_site_message
+from .harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SCREENSHOTS,
+    SITE,
+    Console,
+    SiteServer,
+    missing_site_message,
+    site_prefix,
+)
 
 
 @pytest.fixture(scope="session")
@@ -23,10 +32,16 @@ def site():
 
 
 @pytest.fixture(scope="session")
-def base_url(site):
-    """``http://127.0.0.1:PORT``, serving the built site for the whole session."""
-    with SiteServer(site) as server:
-        yield server.url
+def server(site):
+    """The built site served for the whole session, at the path it is published under."""
+    with SiteServer(site, site_prefix(site)) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def base_url(server) -> str:
+    """The site's root on the local server, e.g. ``http://127.0.0.1:PORT/learning-jax`` (no final /)."""
+    return server.url
 
 
 @pytest.fixture(scope="session")
@@ -47,7 +62,7 @@ def browser():
 
 
 @pytest.fixture
-def open_context(browser, base_url):
+def open_context(browser, server):
     """Open a fresh browser context (empty storage) and its ``Console``: ``context, console = open_context()``.
 
     Keyword arguments go to ``browser.new_context`` (``locale="ko-KR"``, ``color_scheme=...``). Every
@@ -58,14 +73,14 @@ def open_context(browser, base_url):
 
     def open_(**options):
         context = browser.new_context(
-            base_url=base_url + "/",
+            base_url=server.url + "/",
             accept_downloads=True,
             permissions=["clipboard-read", "clipboard-write"],
             viewport={"width": 1280, "height": 900},
             **options,
         )
         context.set_default_timeout(15_000)
-        console = Console(base_url)
+        console = Console(server.origin)
         console.attach(context)
         opened.append(context)
         return context, console

@@ -15,6 +15,7 @@ import re
 import sys
 import threading
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,10 +91,35 @@ def docname_of(href: str) -> str:
     return path.removesuffix(".html")
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves files without logging every request to stderr (pytest shows failures, not traffic)."""
+def published_prefix(canonical: str | None) -> str:
+    """The path the site is published under, from a home page's canonical URL ('' for the root).
 
+    >>> published_prefix("https://learning-jax.github.io/learning-jax/ko/index.html")
+    '/learning-jax'
+    >>> published_prefix("https://example.org/ko/index.html"), published_prefix(None)
+    ('', '')
+    """
+    if not canonical:
+        return ""
+    return urlsplit(canonical).path.removesuffix("/ko/index.html").rstrip("/")
+
+
+def site_prefix(site: Path = SITE) -> str:
+    """Where the built site expects to be served: pages meant for any URL (404.html) link absolutely."""
+    found = re.search(r'<link rel="canonical" href="([^"]+)"', (site / "ko" / "index.html").read_text(encoding="utf8"))
+    return published_prefix(found.group(1) if found else None)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site under ``prefix`` (nothing outside it), without logging every request."""
+
+    prefix = ""
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".ipynb": "application/x-ipynb+json"}
+
+    def translate_path(self, path: str) -> str:
+        if not path.startswith(self.prefix + "/"):
+            return str(Path(self.directory) / "_outside_the_site_")  # no such file: answered with 404
+        return super().translate_path(path[len(self.prefix):])
 
     def log_message(self, format, *args):  # noqa: A002 (the base class's name)
         pass
@@ -110,16 +136,18 @@ class QuietServer(http.server.ThreadingHTTPServer):
 
 
 class SiteServer:
-    """The built site over HTTP on 127.0.0.1 and a free port, served from a thread.
+    """The built site over HTTP on 127.0.0.1 and a free port, under the path it is published at.
 
     A page opened from ``file://`` is not what a reader gets (no ``fetch`` of the search index, no
-    clipboard, no localStorage shared between pages), so the tests use a real, local server.
+    clipboard, no localStorage shared between pages), so the tests use a real, local server:
+    ``origin`` is ``http://127.0.0.1:PORT`` and ``url`` the site's root there (``origin + prefix``).
     """
 
-    def __init__(self, folder: Path):
-        handler = functools.partial(QuietHandler, directory=str(folder))
+    def __init__(self, folder: Path, prefix: str = ""):
+        handler = functools.partial(type("Handler", (QuietHandler,), {"prefix": prefix}), directory=str(folder))
         self.httpd = QuietServer(("127.0.0.1", 0), handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.url = self.origin + prefix
         self.thread = threading.Thread(target=self.httpd.serve_forever, name="site-server", daemon=True)
 
     def __enter__(self) -> SiteServer:

@@ -35,7 +35,9 @@ def test_every_page_is_clean(page, console, site, language):
     assert not found, f"{len(found)} of {len(pages)} pages went wrong:\n{report(found)}"
 
 
-def test_root_page_is_clean(page, console, base_url):
+def test_root_pages_are_clean(page, console, site, base_url):
+    """The root's own pages: index.html (which sends the browser on to its language) and the 404 page."""
     found = visit_all(page, console, ["index.html"])
     assert page.url.startswith(f"{base_url}/en/"), "the root page sends a browser without Korean to en/"
+    found |= visit_all(page, console, [path for path in site_pages(site) if "/" not in path and path != "index.html"])
     assert not found, report(found)
