@@ -145,3 +145,18 @@ def test_the_built_language_data_stems_queries_to_indexed_terms(site):
     stems = run_node(script, queries)["stem"]
     assert stems == ["함수", "함수", "xla", "결과", "캐시", "트레이싱"]
     assert set(stems) <= built_index(site, "ko")
+
+
+def test_the_korean_search_page_says_how_many_pages_it_found(site):
+    """Sphinx's Korean catalogue leaves the result line empty; the ko build fills it in, the en build does not."""
+    def scripts(language):
+        html = (site["html"] / language / "search.html").read_text(encoding="utf8")
+        tags = re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S)
+        return [(body, (re.findall(r'src="([^"?]+)', attributes) or [""])[0]) for attributes, body in tags]
+
+    ko = scripts("ko")
+    sources = [src for _, src in ko]
+    fix = next(i for i, (body, _) in enumerate(ko) if "addTranslations" in body)
+    assert sources.index("_static/translations.js") < fix  # runs after Sphinx's catalogue
+    assert "${resultCount}개 찾았습니다" in ko[fix][0]
+    assert not any("addTranslations" in body for body, _ in scripts("en"))

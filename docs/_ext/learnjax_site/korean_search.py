@@ -196,6 +196,21 @@ def js_stemmer_code() -> str:
     ))
 
 
+# Sphinx's Korean catalogue leaves the search page's result line empty ("Search finished, found N
+# pages..."), so Korean readers saw no count; this fills it in after translations.js has loaded.
+SEARCH_STATUS_KO = {
+    "Search finished, found one page matching the search query.":
+        ["검색을 마쳤습니다. 검색어와 일치하는 페이지를 ${resultCount}개 찾았습니다."],
+}
+
+
+def add_korean_search_status(app: Sphinx) -> None:
+    if app.config.language == "ko" and app.builder.format == "html":
+        catalog = {"locale": "ko", "plural_expr": "0", "messages": SEARCH_STATUS_KO}
+        app.add_js_file(None, body=f"Documentation.addTranslations({json.dumps(catalog, ensure_ascii=False)});")
+
+
 def setup(app: Sphinx) -> dict:
     app.add_search_language(SearchKorean)
+    app.connect("builder-inited", add_korean_search_status)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
