@@ -6,6 +6,7 @@ Built once per language: ``sphinx-build -D language=ko`` and ``-D language=en`` 
 
 import os
 import sys
+import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
@@ -48,7 +49,13 @@ html_last_updated_fmt = None
 # Lessons' notebooks: "Open in Colab" opens them from this branch of the repository below, where
 # pages.yml pushes them; the programs they carry need these packages beyond Colab's own.
 learnjax_colab_branch = os.environ.get("LEARNJAX_COLAB_BRANCH", "notebooks")
-learnjax_program_requirements = ["koreanize-matplotlib==0.1.1"]  # as in pyproject's "lessons" group
+# What a lesson's notebook installs in Colab for the programs it carries: the Hangul font package,
+# pinned as pyproject.toml's "lessons" group pins it (read from there, so the two never differ).
+learnjax_program_requirements = [
+    requirement for requirement in tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(
+        encoding="utf8"))["dependency-groups"]["lessons"]
+    if isinstance(requirement, str) and requirement.startswith("koreanize-matplotlib")
+]
 html_theme_options = {
     "repository_url": os.environ.get("LEARNJAX_REPOSITORY_URL", "https://github.com/learning-jax/learning-jax"),
     "use_repository_button": True,
