@@ -4,13 +4,18 @@ The Sphinx process never imports JAX (on a GPU the first process to touch JAX ta
 device memory). Instead a short subprocess with the kernel's own Python tells the backend and
 device kind before anything executes, which keys the execution cache; and every page with code
 ends with an injected hidden cell whose glued record says where its outputs were really made.
+
+The kernels and the probe are started by the Sphinx process and inherit its environment, so the
+build sets JAX's GPU memory settings there (``set_kernel_memory_settings``), for them to read.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
+import sys
 
 PROVENANCE_KEY = "learnjax_provenance"
 
@@ -27,7 +32,44 @@ _record = {
 }
 """
 
-PROBE_CODE = _RECORD + "print(_json.dumps(_record))\n"
+# JAX reads these when a process starts its GPU backend. By default the first process to touch the GPU
+# takes 75% of its memory at once (preallocation); with it off, each kernel takes what its arrays need,
+# so kernels that run one after another, or at once, and the probe before them, never starve each other.
+KERNEL_MEMORY_SETTINGS = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
+MEMORY_VARIABLES = ("XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_PYTHON_CLIENT_MEM_FRACTION", "XLA_PYTHON_CLIENT_ALLOCATOR")
+
+# The probe also reports the memory settings it found: the kernels get the same environment.
+PROBE_CODE = _RECORD + f"""import os as _os
+_record["memory_settings"] = {{_k: _os.environ[_k] for _k in {MEMORY_VARIABLES!r} if _k in _os.environ}}
+print(_json.dumps(_record))
+"""
+
+
+def set_kernel_memory_settings(environ=os.environ) -> dict[str, str]:
+    """Give the kernels started from this process JAX's memory settings; return those in force.
+
+    A setting already in the environment is kept (``XLA_PYTHON_CLIENT_MEM_FRACTION=.5``, say), so a
+    machine that needs another one can have it.
+
+    >>> environ = {"XLA_PYTHON_CLIENT_MEM_FRACTION": ".5"}
+    >>> set_kernel_memory_settings(environ)
+    {'XLA_PYTHON_CLIENT_PREALLOCATE': 'false', 'XLA_PYTHON_CLIENT_MEM_FRACTION': '.5'}
+    >>> set_kernel_memory_settings({"XLA_PYTHON_CLIENT_PREALLOCATE": "true"})
+    {'XLA_PYTHON_CLIENT_PREALLOCATE': 'true'}
+    """
+    for name, value in KERNEL_MEMORY_SETTINGS.items():
+        environ.setdefault(name, value)
+    return {name: environ[name] for name in MEMORY_VARIABLES if name in environ}
+
+
+def jax_modules(modules=None) -> list[str]:
+    """The JAX modules imported in this process; the Sphinx process must have none.
+
+    >>> jax_modules({"sphinx": None, "jax": None, "jaxlib.xla_client": None, "jaxtyping": None})
+    ['jax', 'jaxlib.xla_client']
+    """
+    names = sys.modules if modules is None else modules
+    return sorted(name for name in names if name.split(".")[0] in ("jax", "jaxlib"))
 
 def provenance_cell(programs: list[str]) -> str:
     """The hidden last cell of a page: glues the kernel's record, and the programs the page runs.

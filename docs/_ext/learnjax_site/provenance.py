@@ -1,12 +1,16 @@
 """Execution: where each page's outputs were made, refusals of wrong builds, the build report.
 
-* Before the build, the kernel is probed (``kernel.probe``) and myst-nb's cache is pointed at a
-  folder for that backend and device kind, so one machine's outputs never stand for another's.
-  With ``LEARNJAX_REQUIRE_ACCELERATOR=1`` a CPU kernel stops the build there.
+* Before the build, the kernels' JAX memory settings go into the environment they inherit, the
+  kernel is probed (``kernel.probe``) and myst-nb's cache is pointed at a folder for that backend
+  and device kind, so one machine's outputs never stand for another's. With
+  ``LEARNJAX_REQUIRE_ACCELERATOR=1`` a CPU kernel stops the build there.
+* The Sphinx process itself must never import JAX (on a GPU it would hold device memory for the
+  whole build): the build stops if it has, before the build and after it.
 * Every page with code gets a hidden last cell that glues the kernel's own record.
 * After a page is read: a cell that raised (and is not tagged ``raises-exception``) stops the
   build with the file and line of that cell; otherwise the page's record is kept in the env.
-* After the build, ``build-report.json`` beside the language folders gets this language's records.
+* After the build, ``build-report.json`` beside the language folders gets this language's records,
+  and the probe's record of the kernel (memory settings included).
 """
 
 from __future__ import annotations
@@ -52,10 +56,23 @@ def check_accelerator(record: dict, where: str) -> None:
         )
 
 
+def check_no_jax_here(where: str) -> None:
+    """Refuse a Sphinx process that has imported JAX: on a GPU it would hold memory the kernels need."""
+    imported = kernel.jax_modules()
+    if imported:
+        raise LessonError(
+            where, f"the Sphinx process has imported JAX ({', '.join(imported[:3])}), which on a GPU holds "
+            "device memory for the whole build",
+            "import JAX only in lesson code (it runs in the kernel) or in a subprocess, as kernel.probe does",
+        )
+
+
 # --- before the build -------------------------------------------------------------------------
 
 @stops_build
 def on_config_inited(app: Sphinx, config) -> None:
+    check_no_jax_here(str(Path(app.confdir) / "conf.py"))
+    memory = kernel.set_kernel_memory_settings()
     python = kernel.kernel_python()
     try:
         machine = kernel.probe(python)
@@ -68,7 +85,8 @@ def on_config_inited(app: Sphinx, config) -> None:
     app.learnjax_machine = machine
     app.learnjax_build_started = dt.datetime.now(dt.UTC)
     LOGGER.info(f"kernel: {machine['backend']} / {machine['device_kind']}; "
-                f"cache: {config.nb_execution_cache_path}")
+                f"cache: {config.nb_execution_cache_path}; memory: "
+                + (", ".join(f"{name}={value}" for name, value in memory.items()) or "JAX's defaults"))
 
 
 def on_builder_inited(app: Sphinx) -> None:
@@ -263,21 +281,29 @@ def report_records(app: Sphinx) -> list[dict]:
     ]
 
 
-def merge_report(report_file: Path, language: str, records: list[dict]) -> None:
-    """Replace ``language``'s records in the report file, keeping the other language's."""
-    kept = []
+def merge_report(report_file: Path, language: str, records: list[dict], machine: dict | None = None) -> None:
+    """Replace ``language``'s records (and its kernel's probe record) in the report, keeping the other's."""
+    kept, kernels = [], {}
     if report_file.exists():
-        kept = [r for r in json.loads(report_file.read_text(encoding="utf8"))["pages"]
-                if r["language"] != language]
+        report = json.loads(report_file.read_text(encoding="utf8"))
+        kept = [r for r in report["pages"] if r["language"] != language]
+        kernels = report.get("kernels", {})
+    if machine is not None:
+        kernels[language] = machine
     pages = sorted(kept + records, key=lambda r: (r["page"], r["language"]))
-    report_file.write_text(json.dumps({"pages": pages}, indent=2, ensure_ascii=False) + "\n",
+    report_file.write_text(json.dumps({"kernels": kernels, "pages": pages}, indent=2, ensure_ascii=False) + "\n",
                            encoding="utf8")
 
 
+@stops_build
 def on_build_finished(app: Sphinx, exception) -> None:
-    if exception is not None or app.builder.format != "html":
+    if exception is not None:
         return
-    merge_report(Path(app.outdir).parent / REPORT_NAME, app.config.language, report_records(app))
+    check_no_jax_here("the Sphinx process, after the build")
+    if app.builder.format != "html":
+        return
+    merge_report(Path(app.outdir).parent / REPORT_NAME, app.config.language, report_records(app),
+                 getattr(app, "learnjax_machine", None))
 
 
 def setup(app: Sphinx) -> dict:
