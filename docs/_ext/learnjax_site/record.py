@@ -1,0 +1,199 @@
+"""The record of a build, to commit: where it ran, how each page got its outputs, and its numbers.
+
+    python -m learnjax_site.record [--build docs/_build] [--out reports/gpu] [--require-backend gpu]
+
+reads what a build left (``html/build-report.json``, and the glue of every executed page in
+``jupyter_execute/<language>/<page>.glue.json``) and writes ``<out>/<device kind>-<date>.json``:
+
+* ``build_report``: the build report as the build wrote it (every page in both languages, where and
+  when its outputs were made, executed or from the cache; the kernels' probe records);
+* ``checks``: what the report shows at a glance: the backends and device kinds the pages ran on,
+  the pages each language executed (the second language should execute none), and for every
+  measured limit whether it reached the site's goal;
+* ``limits``: the measurements that lessons compare with the device's datasheet peaks (glued as
+  ``limit_<name>``, a JSON object that ``examples/device_peaks.py``'s ``limit_record`` makes):
+  achieved, peak, ratio;
+* ``numbers``: every glued value of every page that is a number (``1,234.5`` and ``42`` count; the
+  per-language phrases, the provenance record and the limits do not), by page and glue name, so
+  two records can be compared figure by figure.
+
+It imports no JAX and reads no notebook: only the JSON files the build wrote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import datetime as dt
+import json
+import re
+import sys
+from pathlib import Path
+
+from .kernel import PROVENANCE_KEY
+
+LIMIT_PREFIX = "limit_"
+_NUMBER = re.compile(r"-?\d{1,3}(,\d{3})*(\.\d+)?|-?\d+(\.\d+)?")
+
+
+def glued_value(entry: dict):
+    """The Python value of one glued entry, from its ``text/plain`` form (a repr).
+
+    >>> glued_value({"data": {"text/plain": "'1,234.5'"}}), glued_value({"data": {"text/plain": "42"}})
+    ('1,234.5', 42)
+    """
+    text = entry.get("data", {}).get("text/plain", "")
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def as_number(value) -> int | float | None:
+    """A glued value as a number when it is one (thousands separators allowed), else None.
+
+    >>> as_number("1,234.5"), as_number(42), as_number("0.94"), as_number("1.8× faster"), as_number(True)
+    (1234.5, 42, 0.94, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return value
+    if isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
+        text = value.strip().replace(",", "")
+        return float(text) if "." in text else int(text)
+    return None
+
+
+def page_figures(glue_file: Path) -> tuple[dict, dict]:
+    """``(numbers, limits)`` of one page's glue file: its numeric glued values, and its measured limits.
+
+    >>> import tempfile
+    >>> glue_file = Path(tempfile.mkdtemp()) / "p.glue.json"
+    >>> limit = {"what": "matmul", "achieved": 7.8e14, "peak": 9.895e14, "ratio": 0.79, "goal": 0.7}
+    >>> _ = glue_file.write_text(json.dumps({
+    ...     "n": {"data": {"text/plain": "8192"}}, "speed_en": {"data": {"text/plain": "'1.8× faster'"}},
+    ...     "limit_matmul": {"data": {"text/plain": repr(json.dumps(limit))}}}))
+    >>> numbers, limits = page_figures(glue_file)
+    >>> numbers, limits["matmul"]["ratio"]
+    ({'n': 8192}, 0.79)
+    """
+    glued = json.loads(glue_file.read_text(encoding="utf8"))
+    numbers, limits = {}, {}
+    for name, entry in glued.items():
+        if name == PROVENANCE_KEY:
+            continue
+        value = glued_value(entry)
+        if name.startswith(LIMIT_PREFIX):
+            limits[name[len(LIMIT_PREFIX):]] = json.loads(value)
+        elif (number := as_number(value)) is not None:
+            numbers[name] = number
+    return numbers, limits
+
+
+def file_name(device_kind: str, date: dt.date) -> str:
+    """``<device kind>-<date>.json``, the kind in lower case with dashes.
+
+    >>> file_name("NVIDIA H100 80GB HBM3", dt.date(2026, 11, 22))
+    'nvidia-h100-80gb-hbm3-2026-11-22.json'
+    """
+    kind = re.sub(r"[^a-z0-9]+", "-", device_kind.lower()).strip("-")
+    return f"{kind}-{date.isoformat()}.json"
+
+
+def checks(report: dict, limits: dict) -> dict:
+    """What the report shows at a glance; see the module's docstring.
+
+    >>> pages = [{"page": "a", "language": "ko", "outputs": "executed", "backend": "gpu", "device_kind": "H"},
+    ...          {"page": "a", "language": "en", "outputs": "cache", "backend": "gpu", "device_kind": "H"}]
+    >>> found = checks({"pages": pages}, {"a": {"m": {"ratio": 0.8, "goal": 0.7}}})
+    >>> found["backends"], found["executed"], found["second_language_executed_nothing"]
+    (['gpu'], {'ko': ['a'], 'en': []}, True)
+    >>> found["every_page_executed_in_this_build"], found["limits_reached_goal"]
+    (True, {'a m': True})
+    """
+    pages = report["pages"]
+    executed = {lang: sorted(p["page"] for p in pages if p["language"] == lang and p["outputs"] == "executed")
+                for lang in ("ko", "en") if any(p["language"] == lang for p in pages)}
+    all_executed = [page for names in executed.values() for page in names]
+    return {
+        "backends": sorted({p["backend"] for p in pages}),
+        "device_kinds": sorted({p["device_kind"] for p in pages}),
+        "executed": executed,
+        "every_page_executed_in_this_build": set(all_executed) == {p["page"] for p in pages},
+        "second_language_executed_nothing": sum(bool(names) for names in executed.values()) <= 1
+                                            and len(all_executed) == len(set(all_executed)),
+        "limits_reached_goal": {f"{page} {name}": None if limit.get("ratio") is None
+                                else limit["ratio"] >= limit["goal"]
+                                for page, page_limits in sorted(limits.items())
+                                for name, limit in sorted(page_limits.items())},
+    }
+
+
+def make_record(build: Path) -> dict:
+    """The record of the build in ``build`` (a folder with ``html/`` and ``jupyter_execute/``)."""
+    report = json.loads((build / "html" / "build-report.json").read_text(encoding="utf8"))
+    numbers, limits = {}, {}
+    for page in sorted({p["page"] for p in report["pages"]}):
+        for language in ("ko", "en"):
+            glue_file = build / "jupyter_execute" / language / f"{page}.glue.json"
+            if glue_file.is_file():
+                numbers[page], found = page_figures(glue_file)
+                if found:
+                    limits[page] = found
+                break
+    first = report["pages"][0] if report["pages"] else {}
+    return {
+        "made_by": "python -m learnjax_site.record",
+        "device_kind": first.get("device_kind"), "backend": first.get("backend"),
+        "jax": first.get("jax"), "jaxlib": first.get("jaxlib"),
+        "checks": checks(report, limits),
+        "limits": limits,
+        "numbers": numbers,
+        "build_report": report,
+    }
+
+
+def summary(record: dict) -> str:
+    """The lines the command prints: the checks, then each limit."""
+    found = record["checks"]
+    lines = [f"device kind {record['device_kind']}, backend {record['backend']}, jax {record['jax']}",
+             f"pages ran on: {', '.join(found['backends'])} / {', '.join(found['device_kinds'])}"]
+    lines += [f"{lang} executed {len(pages)} page(s)" for lang, pages in found["executed"].items()]
+    lines.append(f"every page executed in this build: {found['every_page_executed_in_this_build']}; "
+                 f"second language executed nothing: {found['second_language_executed_nothing']}")
+    for page, page_limits in record["limits"].items():
+        for name, limit in page_limits.items():
+            if limit.get("ratio") is None:
+                lines.append(f"{page} {name}: {limit['achieved']:.4g} {limit['unit']} achieved, no peak in the table")
+            else:
+                verdict = "reached" if limit["ratio"] >= limit["goal"] else "NOT reached"
+                lines.append(f"{page} {name}: {limit['achieved']:.4g} / {limit['peak']:.4g} {limit['unit']} = "
+                             f"{limit['ratio']:.0%} (goal {limit['goal']:.0%}: {verdict})")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> Path:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build", type=Path, default=Path(__file__).resolve().parents[2] / "_build",
+                        help="the build folder (default: docs/_build)")
+    parser.add_argument("--out", type=Path, default=Path("reports") / "gpu",
+                        help="the folder to write the record to (default: reports/gpu)")
+    parser.add_argument("--date", type=dt.date.fromisoformat, default=dt.datetime.now(dt.UTC).date(),
+                        help="the date in the file name (default: today, UTC)")
+    parser.add_argument("--require-backend", metavar="BACKEND",
+                        help="exit with an error unless every page ran on this backend (e.g. gpu)")
+    args = parser.parse_args(argv)
+    record = make_record(args.build)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / file_name(record["device_kind"] or "unknown", args.date)
+    path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
+    print(summary(record))
+    print(f"record written to {path}")
+    if args.require_backend and record["checks"]["backends"] != [args.require_backend]:
+        sys.exit(f"pages ran on {record['checks']['backends']}, not only on {args.require_backend!r}")
+    return path
+
+
+if __name__ == "__main__":
+    main()
