@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -85,6 +87,50 @@ def browser(session: nox.Session) -> None:
     session.install(*nox.project.dependency_groups(PYPROJECT, "browser"))
     # --confcutdir: the browser tests need neither JAX nor the doctest names of the top conftest.py
     session.run("pytest", "tests/browser", "--confcutdir", "tests/browser", *session.posargs)
+
+
+# What the GPU machines' image already has among what the docs group needs (README: "Building on a
+# GPU machine without network"). The wheelhouse leaves these out, so a GPU build keeps the image's own
+# JAX (built for its CUDA), NumPy and matplotlib; pip on the GPU machine checks that they fit.
+GPU_IMAGE_HAS = ("jax", "jaxlib", "numpy", "scipy", "ml-dtypes", "opt-einsum", "matplotlib", "contourpy",
+                 "cycler", "fonttools", "kiwisolver", "pillow", "pyparsing", "python-dateutil")
+MANYLINUX_X86_64 = [f"manylinux_2_{n}_x86_64" for n in range(39, 16, -1)] + ["manylinux2014_x86_64"]
+
+
+def distribution_name(requirement_or_wheel: str) -> str:
+    """The normalised project name of a requirement ("ml_dtypes>=0.5") or a wheel's file name."""
+    return re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._]+", requirement_or_wheel).group()).lower()
+
+
+@nox.session
+def wheelhouse(session: nox.Session) -> None:
+    """Download, on a machine with network, the wheels an offline GPU machine with JAX needs.
+
+    nox -s wheelhouse -- [--dest wheelhouse] [--python-version 3.12] [--group docs] [--platform TAG ...]
+
+    Writes DEST/requirements.txt (the group, JAX included) and the wheels of everything it needs
+    except GPU_IMAGE_HAS. On the GPU machine (no nox needed): bash .ci/gpu-build DEST.
+    """
+    parser = argparse.ArgumentParser(prog="nox -s wheelhouse --")
+    parser.add_argument("--dest", type=Path, default=ROOT / "wheelhouse")
+    parser.add_argument("--python-version", default="3.12", help="the GPU machine's Python (default: 3.12)")
+    parser.add_argument("--group", default="docs", help="dependency group (default: docs; test adds pytest, bs4)")
+    parser.add_argument("--platform", action="append", help=f"wheel platform tags (default: {MANYLINUX_X86_64[-1]} "
+                        "and every manylinux_2_N_x86_64 up to N = 39)")
+    args = parser.parse_args(session.posargs)
+    requirements = nox.project.dependency_groups(PYPROJECT, args.group)
+    args.dest.mkdir(parents=True, exist_ok=True)
+    (args.dest / "requirements.txt").write_text("\n".join(requirements) + "\n", encoding="utf8")
+    session.install("--upgrade", "pip")
+    platforms = [option for tag in args.platform or MANYLINUX_X86_64 for option in ("--platform", tag)]
+    session.run("python", "-m", "pip", "download", "--dest", str(args.dest), "--only-binary=:all:",
+                "--implementation", "cp", "--python-version", args.python_version, *platforms,
+                *(r for r in requirements if distribution_name(r) not in GPU_IMAGE_HAS))
+    for wheel in args.dest.glob("*.whl"):
+        if distribution_name(wheel.name) in GPU_IMAGE_HAS:  # pulled in by a package that needs it
+            wheel.unlink()
+    wheels = sorted(args.dest.glob("*.whl"))
+    session.log(f"{len(wheels)} wheels, {sum(w.stat().st_size for w in wheels) / 2**20:.1f} MiB, in {args.dest}")
 
 
 @nox.session
