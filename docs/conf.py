@@ -70,3 +70,6 @@ copybutton_exclude = ".linenos, .gp, .go"
 copybutton_selector = 'div[class*="highlight-"]:not(.output) > div.highlight > pre'
 copybutton_prompt_text = r">>> |\.\.\. |\$ |In \[\d*\]: | {2,5}\.\.\.: | {5,8}: "
 copybutton_prompt_is_regexp = True
+# The theme's first-visit colour mode: follow the reader's system. Unset, pydata-sphinx-theme starts
+# from an empty mode and logs "Got invalid theme mode" to the console on every first visit.
+html_context = {"default_mode": "auto"}
