@@ -13,6 +13,7 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``site_url``, ``sitemap``, ``not_found``, ``social_cards``: every page's public address, sitemaps
   with hreflang, 404 pages, Open Graph metadata and preview cards;
 * ``report_problem``: the "report a problem" link that opens an issue about the page;
+* ``sidebar``: names for the sidebar's fold toggles (screen readers);
 * ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query;
 * ``notebooks`` (with ``notebook_markdown``, ``hidden_cells``): each lesson as a notebook in the
   page's language, outputs included, to download or open in Colab.
@@ -36,6 +37,7 @@ from . import (
     progress,
     provenance,
     report_problem,
+    sidebar,
     site_url,
     sitemap,
     social_cards,
@@ -45,6 +47,6 @@ from . import (
 def setup(app: Sphinx) -> dict:
     for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
-                   korean_search, notebooks):
+                   korean_search, notebooks, sidebar):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
