@@ -1,12 +1,21 @@
-"""Sessions: ``nox -s docs``, ``docs-live``, ``tests``, ``lint``, ``browser``. See README.md."""
+"""Sessions: ``nox -s docs``, ``docs-live``, ``tests``, ``lint``, ``browser``, ``publish``, ``lock``,
+``wheelhouse``. See README.md.
+
+Every session installs its dependency group from the lock: ``requirements/<group>.txt``, exported
+with hashes from ``uv.lock`` by ``nox -s lock`` and installed with pip's hash checking. A session
+stops, naming ``nox -s lock``, when pyproject.toml's groups changed since the lock was made.
+"""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import nox
@@ -17,15 +26,36 @@ nox.options.default_venv_backend = "venv"
 ROOT = Path(__file__).parent
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
 SITE_ENV = {"PYTHONPATH": str(ROOT / "docs" / "_ext")}
+REQUIREMENTS = ROOT / "requirements"
+LOCKED_GROUPS = tuple(PYPROJECT["dependency-groups"])
+FINGERPRINT = re.compile(r"^# pyproject\.toml dependency groups: sha256 ([0-9a-f]{64})$", re.MULTILINE)
+
+
+def groups_fingerprint() -> str:
+    """A digest of what the lock is made from: pyproject's requires-python, groups and uv settings."""
+    locked = {"requires-python": PYPROJECT["project"]["requires-python"],
+              "dependency-groups": PYPROJECT["dependency-groups"], "tool.uv": PYPROJECT["tool"]["uv"]}
+    return hashlib.sha256(json.dumps(locked, sort_keys=True).encode()).hexdigest()
+
+
+def locked_requirements(session: nox.Session, group: str) -> Path:
+    """``requirements/<group>.txt``, after checking it was exported from the pyproject.toml of today."""
+    path = REQUIREMENTS / f"{group}.txt"
+    found = FINGERPRINT.search(path.read_text(encoding="utf8")) if path.is_file() else None
+    if not found or found.group(1) != groups_fingerprint():
+        session.error(f"{path.relative_to(ROOT)} was not made from this pyproject.toml's dependency groups "
+                      "(pyproject.toml and the lock disagree): run nox -s lock, and commit uv.lock and requirements/.")
+    return path
 
 
 def install(session: nox.Session, group: str) -> None:
-    """Install a dependency group; LEARNJAX_JAX_PACKAGE (e.g. "jax[cuda13]") swaps in a GPU JAX."""
-    session.install("--upgrade", "pip")
-    session.install(*nox.project.dependency_groups(PYPROJECT, group))
-    jax_package = os.environ.get("LEARNJAX_JAX_PACKAGE")
-    if jax_package:
-        session.install(jax_package)
+    """Install a dependency group from the lock, every file checked against its hash.
+
+    LEARNJAX_GPU=1 turns the docs group into the gpu group: the same, with JAX for CUDA 13 pinned.
+    """
+    if group == "docs" and os.environ.get("LEARNJAX_GPU") == "1":
+        group = "gpu"
+    session.install("--require-hashes", "-r", str(locked_requirements(session, group)))
 
 
 @nox.session
@@ -33,6 +63,20 @@ def docs(session: nox.Session) -> None:
     """Build the site in both languages into docs/_build/html (extra args go to sphinx-build)."""
     install(session, "docs")
     session.run("python", "-m", "learnjax_site.build", *session.posargs, env=SITE_ENV)
+
+
+@nox.session
+def publish(session: nox.Session) -> None:
+    """What the publishing workflow runs: both languages, the record, the notebooks for Colab.
+
+    Builds the site into docs/_build/html (extra args go to sphinx-build), then writes
+    docs/_build/publish/record/ and docs/_build/publish/colab/<lang>/ (learnjax_site.publish).
+    With LEARNJAX_REQUIRE_ACCELERATOR=1 (the GPU runner) a page that ran on the CPU stops it;
+    CI runs it without, on the CPU, so a broken publishing step fails CI first.
+    """
+    install(session, "docs")
+    session.run("python", "-m", "learnjax_site.build", *session.posargs, env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.publish", env=SITE_ENV)
 
 
 @nox.session(name="docs-live")
@@ -83,8 +127,7 @@ def browser(session: nox.Session) -> None:
         apt = {"DEBIAN_FRONTEND": "noninteractive"}
         session.run("apt-get", "update", external=True, env=apt)
         session.run("apt-get", "install", "-y", "--no-install-recommends", *missing, external=True, env=apt)
-    session.install("--upgrade", "pip")
-    session.install(*nox.project.dependency_groups(PYPROJECT, "browser"))
+    install(session, "browser")
     # --confcutdir: the browser tests need neither JAX nor the doctest names of the top conftest.py
     session.run("pytest", "tests/browser", "--confcutdir", "tests/browser", *session.posargs)
 
@@ -102,14 +145,87 @@ def distribution_name(requirement_or_wheel: str) -> str:
     return re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._]+", requirement_or_wheel).group()).lower()
 
 
+def for_target(requirements: str, python_version: str) -> str:
+    """Only the entries of an exported requirements file whose markers hold on a Linux x86_64 CPython.
+
+    pip download evaluates markers for the Python that runs it, not the one it downloads for; each
+    entry is a requirement line (with `` ; marker``) and the indented ``--hash`` lines under it.
+    """
+    from packaging.markers import Marker
+
+    environment = {"python_version": python_version, "python_full_version": f"{python_version}.0",
+                   "sys_platform": "linux", "platform_system": "Linux", "platform_machine": "x86_64",
+                   "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython"}
+    kept, keep = [], True
+    for line in requirements.splitlines(keepends=True):
+        if line[:1].isalnum():  # a requirement; its --hash lines follow, indented
+            requirement, _, marker = line.partition(" ; ")
+            keep = not marker or Marker(marker.rstrip(" \\\n")).evaluate(environment)
+            line = requirement.rstrip() + " \\\n" if marker else line
+        if keep or line.startswith("#"):
+            kept.append(line)
+    return "".join(kept)
+
+
+def uv_export(session: nox.Session, group: str, out: Path, *options: str) -> None:
+    """Export one group of uv.lock as a requirements file with hashes, headed by the groups' fingerprint."""
+    exported = session.run("uv", "export", "--frozen", "--format", "requirements.txt", "--no-header",
+                           "--no-emit-project", "--only-group", group, *options, silent=True)
+    header = (f"# The {group} group of uv.lock, with hashes: made by nox -s lock; do not edit.\n"
+              f"# pyproject.toml dependency groups: sha256 {groups_fingerprint()}\n")
+    out.write_text(header + exported, encoding="utf8")
+
+
+@nox.session
+def lock(session: nox.Session) -> None:
+    """Make the lock from pyproject.toml's groups: uv.lock, and requirements/<group>.txt with hashes.
+
+    nox -s lock                 re-resolve what pyproject.toml changed, keep every other pin
+    nox -s lock -- --upgrade    re-resolve everything to the newest versions the ranges allow
+    nox -s lock -- --check      change nothing; fail, naming this session, if the lock is stale (CI)
+    """
+    parser = argparse.ArgumentParser(prog="nox -s lock --")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="fail if uv.lock or requirements/ is out of date")
+    mode.add_argument("--upgrade", action="store_true", help="newest versions the ranges allow")
+    args = parser.parse_args(session.posargs)
+    # uv from the lock as it stands (its fingerprint may be stale: that is why this session runs)
+    lock_txt = REQUIREMENTS / "lock.txt"
+    session.install(*(["--require-hashes", "-r", str(lock_txt)] if lock_txt.is_file() else ["uv"]))
+    if args.check:
+        with tempfile.TemporaryDirectory() as folder:
+            try:
+                session.run("uv", "lock", "--check")
+                for group in LOCKED_GROUPS:
+                    uv_export(session, group, Path(folder) / f"{group}.txt")
+            except nox.command.CommandFailed:
+                session.error("uv.lock does not fit pyproject.toml: run nox -s lock, and commit uv.lock and requirements/.")
+            stale = [group for group in LOCKED_GROUPS if not (REQUIREMENTS / f"{group}.txt").is_file()
+                     or (REQUIREMENTS / f"{group}.txt").read_text(encoding="utf8")
+                     != (Path(folder) / f"{group}.txt").read_text(encoding="utf8")]
+        if stale:
+            session.error(f"requirements/ is not what uv.lock exports ({', '.join(stale)}): run nox -s lock, "
+                          "and commit uv.lock and requirements/.")
+        session.log(f"uv.lock and requirements/ fit pyproject.toml ({len(LOCKED_GROUPS)} groups)")
+        return
+    session.run("uv", "lock", *(["--upgrade"] if args.upgrade else []))
+    REQUIREMENTS.mkdir(exist_ok=True)
+    for stale in set(REQUIREMENTS.glob("*.txt")) - {REQUIREMENTS / f"{group}.txt" for group in LOCKED_GROUPS}:
+        stale.unlink()
+    for group in LOCKED_GROUPS:
+        uv_export(session, group, REQUIREMENTS / f"{group}.txt")
+    session.log(f"uv.lock: {(ROOT / 'uv.lock').stat().st_size / 1024:.0f} KiB; requirements/: "
+                + ", ".join(f"{g}.txt {(REQUIREMENTS / f'{g}.txt').stat().st_size / 1024:.0f} KiB" for g in LOCKED_GROUPS))
+
+
 @nox.session
 def wheelhouse(session: nox.Session) -> None:
     """Download, on a machine with network, the wheels an offline GPU machine with JAX needs.
 
     nox -s wheelhouse -- [--dest wheelhouse] [--python-version 3.12] [--group docs] [--platform TAG ...]
 
-    Writes DEST/requirements.txt (the group, JAX included) and the wheels of everything it needs
-    except GPU_IMAGE_HAS. On the GPU machine (no nox needed): bash .ci/gpu-build DEST.
+    Writes DEST/requirements.txt (the group from the lock, with hashes, less what the GPU image has:
+    GPU_IMAGE_HAS) and the wheels it names. On the GPU machine (no nox needed): bash .ci/gpu-build DEST.
     """
     parser = argparse.ArgumentParser(prog="nox -s wheelhouse --")
     parser.add_argument("--dest", type=Path, default=ROOT / "wheelhouse")
@@ -118,17 +234,18 @@ def wheelhouse(session: nox.Session) -> None:
     parser.add_argument("--platform", action="append", help=f"wheel platform tags (default: {MANYLINUX_X86_64[-1]} "
                         "and every manylinux_2_N_x86_64 up to N = 39)")
     args = parser.parse_args(session.posargs)
-    requirements = nox.project.dependency_groups(PYPROJECT, args.group)
-    args.dest.mkdir(parents=True, exist_ok=True)
-    (args.dest / "requirements.txt").write_text("\n".join(requirements) + "\n", encoding="utf8")
-    session.install("--upgrade", "pip")
+    install(session, "lock")
+    locked_requirements(session, args.group)  # stops if the lock is stale
+    if args.dest.exists():
+        shutil.rmtree(args.dest)
+    args.dest.mkdir(parents=True)
+    requirements = args.dest / "requirements.txt"
+    uv_export(session, args.group, requirements, *(f"--no-emit-package={name}" for name in GPU_IMAGE_HAS))
+    requirements.write_text(for_target(requirements.read_text(encoding="utf8"), args.python_version), encoding="utf8")
     platforms = [option for tag in args.platform or MANYLINUX_X86_64 for option in ("--platform", tag)]
-    session.run("python", "-m", "pip", "download", "--dest", str(args.dest), "--only-binary=:all:",
-                "--implementation", "cp", "--python-version", args.python_version, *platforms,
-                *(r for r in requirements if distribution_name(r) not in GPU_IMAGE_HAS))
-    for wheel in args.dest.glob("*.whl"):
-        if distribution_name(wheel.name) in GPU_IMAGE_HAS:  # pulled in by a package that needs it
-            wheel.unlink()
+    session.run("python", "-m", "pip", "download", "--dest", str(args.dest), "--only-binary=:all:", "--no-deps",
+                "--require-hashes", "--implementation", "cp", "--python-version", args.python_version, *platforms,
+                "-r", str(requirements))
     wheels = sorted(args.dest.glob("*.whl"))
     session.log(f"{len(wheels)} wheels, {sum(w.stat().st_size for w in wheels) / 2**20:.1f} MiB, in {args.dest}")
 
