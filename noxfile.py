@@ -133,10 +133,15 @@ def browser(session: nox.Session) -> None:
 
 
 # What the GPU machines' image already has among what the docs group needs (README: "Building on a
-# GPU machine without network"). The wheelhouse leaves these out, so a GPU build keeps the image's own
-# JAX (built for its CUDA), NumPy and matplotlib; pip on the GPU machine checks that they fit.
+# GPU machine without network"; the image's list: the device tool's KINDS.md). The wheelhouse leaves
+# these out, so a GPU build keeps the image's own JAX (built for its CUDA), NumPy and matplotlib, and
+# the wheels fit the 64 MiB a device run carries; pip on the GPU machine checks that they fit.
 GPU_IMAGE_HAS = ("jax", "jaxlib", "numpy", "scipy", "ml-dtypes", "opt-einsum", "matplotlib", "contourpy",
-                 "cycler", "fonttools", "kiwisolver", "pillow", "pyparsing", "python-dateutil")
+                 "cycler", "fonttools", "kiwisolver", "pillow", "pyparsing", "python-dateutil",
+                 # leaves many packages need, with wide ranges: any recent version fits
+                 "attrs", "certifi", "charset-normalizer", "click", "colorama", "idna", "jinja2", "markupsafe",
+                 "packaging", "psutil", "pygments", "pyyaml", "requests", "tabulate", "typing-extensions",
+                 "urllib3", "zipp")
 MANYLINUX_X86_64 = [f"manylinux_2_{n}_x86_64" for n in range(39, 16, -1)] + ["manylinux2014_x86_64"]
 
 
