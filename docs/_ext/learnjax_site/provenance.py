@@ -51,8 +51,9 @@ def check_accelerator(record: dict, where: str) -> None:
             where,
             f"{REQUIRE_ACCELERATOR}=1, but the kernel's default JAX backend is 'cpu' "
             f"(device kind {record['device_kind']!r}, jax {record['jax']})",
-            "install a JAX build for this machine's accelerator (e.g. jax[cuda13]) in the docs "
-            f"environment, or unset {REQUIRE_ACCELERATOR} for a CPU build",
+            "install a JAX build for this machine's accelerator in the docs environment (LEARNJAX_GPU=1 "
+            f"nox -s docs installs the locked gpu group, jax[cuda13]), or unset {REQUIRE_ACCELERATOR} "
+            "for a CPU build",
         )
 
 

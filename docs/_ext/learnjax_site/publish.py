@@ -41,7 +41,7 @@ def notebooks_tree(html: Path, out: Path) -> list[Path]:
     >>> notebooks_tree(html, out)
     Traceback (most recent call last):
     ...
-    ValueError: ... ko/_notebooks/.git: a dotfile among the notebooks; the Colab branch takes only .ipynb files
+    ValueError: ko/_notebooks/.git: a dotfile among the notebooks; the Colab branch takes only .ipynb files
     """
     folders = {language: html / language / "_notebooks" for language in LANGUAGES}
     for language, folder in folders.items():
