@@ -16,7 +16,9 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``sidebar``: names for the sidebar's fold toggles (screen readers);
 * ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query;
 * ``notebooks`` (with ``notebook_markdown``, ``hidden_cells``): each lesson as a notebook in the
-  page's language, outputs included, to download or open in Colab.
+  page's language, outputs included, to download or open in Colab;
+* ``portable_outputs``: outputs on pages and in notebooks name no folder of the build machine
+  (tracebacks show ``site-packages/jax/...``, ``examples/x.py``, ``Cell In[3], line 2``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from . import (
     lessons,
     not_found,
     notebooks,
+    portable_outputs,
     progress,
     provenance,
     report_problem,
@@ -47,6 +50,6 @@ from . import (
 def setup(app: Sphinx) -> dict:
     for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
-                   korean_search, notebooks, sidebar):
+                   korean_search, notebooks, sidebar, portable_outputs):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

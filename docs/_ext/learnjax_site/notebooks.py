@@ -9,7 +9,8 @@ runs top to bottom in a fresh Colab, without this repository:
   were never in it;
 * every shown code cell with the outputs the build made (``execution_count`` kept), taken from
   myst-nb's execution cache: myst-nb's own ``jupyter_execute`` copy has outputs only for pages
-  executed in this build, not for pages whose outputs came from the cache;
+  executed in this build, not for pages whose outputs came from the cache; the paths of the build
+  machine in them are made relative as on the page (``portable_outputs``);
 * no hidden (``remove-cell``) cell: those are site checks and need ``myst_nb``; only the lines
   of them that shown cells need are carried (``hidden_cells``);
 * where the page shows programs with ``{program-source}``, cells that install what the programs
@@ -24,7 +25,6 @@ Open in Colab (``a.learnjax-colab``), when the repository is on GitHub.
 from __future__ import annotations
 
 import dataclasses
-import json
 import posixpath
 import re
 import shutil
@@ -36,6 +36,7 @@ from sphinx.application import Sphinx
 from . import hidden_cells, lessons, notebook_markdown, provenance
 from .errors import lesson_error, stops_build
 from .notebook_markdown import Programs, escape
+from .portable_outputs import executed_notebook, read_glue
 from .texts import text
 
 NOTEBOOKS_DIR = "_notebooks"
@@ -271,24 +272,6 @@ class NotebookBuilder:
 
 # --- in the build -----------------------------------------------------------------------------
 
-def executed_notebook(app: Sphinx, docname: str):
-    """The notebook myst-nb ran for ``docname`` in this language, with the outputs of that run."""
-    from jupyter_cache import get_cache
-
-    path = Path(app.env.mystnb_config.output_folder).joinpath(*f"{docname}.ipynb".split("/"))
-    notebook = nbformat.read(path, as_version=4)
-    try:
-        _, notebook = get_cache(app.config.nb_execution_cache_path).merge_match_into_notebook(notebook)
-    except KeyError:  # not in the cache (execution off): keep what myst-nb wrote
-        pass
-    return notebook
-
-
-def _glue(app: Sphinx, docname: str) -> dict:
-    path = Path(app.env.mystnb_config.output_folder).joinpath(*f"{docname}.glue.json".split("/"))
-    return json.loads(path.read_text(encoding="utf8")) if path.is_file() else {}
-
-
 def _link(app: Sphinx, docname: str):
     def link(target: str) -> str:
         return page_link(app.builder.get_target_uri(target), app.config.language, app.config.html_baseurl, docname)
@@ -298,7 +281,7 @@ def _link(app: Sphinx, docname: str):
 
 def notebook_builder(app: Sphinx, docname: str) -> NotebookBuilder:
     env = app.env
-    page = notebook_markdown.Page(docname, app.config.language, _glue(app, docname), _link(app, docname),
+    page = notebook_markdown.Page(docname, app.config.language, read_glue(app, docname), _link(app, docname),
                                   lambda d: env.titles[d].astext() if d in env.titles else d)
 
     def read_program(argument: str) -> str:
