@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html as html_module
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -47,3 +49,49 @@ def page(site: dict, language: str, name: str):
     from bs4 import BeautifulSoup
 
     return BeautifulSoup((site["html"] / language / f"{name}.html").read_text(encoding="utf8"), "html.parser")
+
+
+# --- what a built site must not name: the machine that built it ---------------------------------
+
+BUILT_TEXT = (".html", ".ipynb", ".json", ".js", ".txt")
+_MARKUP = re.compile(r"<[^>]*>")
+_ANSI = re.compile(r"(?:\x1b|\\u001b|\\x1b)\[[0-9;?]*[A-Za-z]")
+_CELL_FILE = re.compile(r"ipykernel_\d+")  # the kernel's folder of cell files, in the temp folder
+
+
+def machine_folders(*folders: Path | str) -> list[str]:
+    """The folders a built file must not name: ``folders`` (the repository, the build folder), this
+    interpreter's prefixes and the home folder, each as given, resolved and as IPython writes it
+    under the home folder (``~/...``)."""
+    home = Path.home()
+    found = set()
+    for folder in [*folders, sys.prefix, sys.base_prefix, home]:
+        for path in (Path(folder), Path(folder).resolve()):
+            if str(path) not in ("/", ""):
+                found.add(str(path))
+                if path != home and path.is_relative_to(home):
+                    found.add("~/" + path.relative_to(home).as_posix())
+    return sorted(found, key=len, reverse=True)
+
+
+def machine_leaks(html: Path, folders: list[str]) -> list[str]:
+    """``file: line`` for the first line of each built text file under ``html`` that names one of
+    ``folders`` or one of ipykernel's cell files (``/tmp/ipykernel_1234/...``).
+
+    A line is read as a reader sees it: without HTML tags (highlighting splits a path into spans),
+    entities decoded, ANSI colour codes removed (raw or JSON-escaped, as in notebooks).
+    """
+    needle = re.compile("|".join([rf"(?<![\w.~-]){re.escape(f)}(?![\w.-])" for f in folders]
+                                 + [_CELL_FILE.pattern]))
+    leaks = []
+    for path in sorted(p for p in html.rglob("*") if p.suffix in BUILT_TEXT and p.is_file()):
+        for line in path.read_text(encoding="utf8", errors="replace").splitlines():
+            seen = _ANSI.sub("", line)
+            if path.suffix == ".html":
+                seen = html_module.unescape(_MARKUP.sub("", seen))
+            found = needle.search(seen)
+            if found:
+                excerpt = seen[max(found.start() - 80, 0):found.end() + 80].strip()
+                leaks.append(f"{path.relative_to(html)}: …{excerpt}…")
+                break
+    return leaks

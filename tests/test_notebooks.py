@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from sitebuild import FIXTURES, ROOT, build, page
+from sitebuild import FIXTURES, ROOT, build, machine_folders, machine_leaks, page
 
 LESSONS = ["part/first", "part/second"]
 NOT_LESSONS = ["index", "part/index", "about/report"]
@@ -246,9 +246,12 @@ def test_fixture_notebooks_run_top_to_bottom(site, fresh_kernel, language):
     assert "SECOND-SOLUTION-OUTPUT" in output_text(code_cells(ran)[-1])
 
 
+def real_site_html() -> Path:
+    return Path(os.environ.get("LEARNJAX_SITE_HTML", ROOT / "docs" / "_build" / "html"))
+
+
 def real_site_notebooks(language: str = "ko") -> list[Path]:
-    html = Path(os.environ.get("LEARNJAX_SITE_HTML", ROOT / "docs" / "_build" / "html"))
-    return sorted((html / language / "_notebooks").rglob("*.ipynb"))
+    return sorted((real_site_html() / language / "_notebooks").rglob("*.ipynb"))
 
 
 @pytest.mark.parametrize("path", real_site_notebooks() or [None],
@@ -265,3 +268,16 @@ def test_real_site_notebooks_run_in_a_fresh_kernel(path, fresh_kernel):
         if "raises-exception" not in cell.metadata.get("tags", []):
             assert not [o for o in cell.get("outputs", []) if o.output_type == "error"], cell.source[:200]
 
+
+def test_real_site_names_no_build_folder():
+    """No page, notebook, search index or report of the built site names the machine that built it
+    (the repository's checkout, the build folder, Python's folders, the home folder, ipykernel's
+    cell files): tracebacks show paths relative to the repository or site-packages."""
+    html = real_site_html()
+    if not real_site_notebooks():
+        message = "no lesson notebooks in docs/_build/html: run nox -s docs first"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI builds the site before the tests)")
+        pytest.skip(message)
+    leaks = machine_leaks(html, machine_folders(ROOT, html.parent))
+    assert not leaks, "built files name the build machine's folders:\n" + "\n".join(leaks)
