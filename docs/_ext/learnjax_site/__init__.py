@@ -14,6 +14,7 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
   with hreflang, 404 pages, Open Graph metadata and preview cards;
 * ``report_problem``: the "report a problem" link that opens an issue about the page;
 * ``sidebar``: names for the sidebar's fold toggles (screen readers);
+* ``mathjax``: MathJax served from the site itself (pinned, offline, no request to another host);
 * ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query;
 * ``notebooks`` (with ``notebook_markdown``, ``hidden_cells``): each lesson as a notebook in the
   page's language, outputs included, to download or open in Colab;
@@ -34,6 +35,7 @@ from . import (
     korean_search,
     language_switch,
     lessons,
+    mathjax,
     not_found,
     notebooks,
     portable_outputs,
@@ -50,6 +52,6 @@ from . import (
 def setup(app: Sphinx) -> dict:
     for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
-                   korean_search, notebooks, sidebar, portable_outputs):
+                   korean_search, notebooks, sidebar, portable_outputs, mathjax):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
