@@ -204,7 +204,8 @@ def lock(session: nox.Session) -> None:
                 for group in LOCKED_GROUPS:
                     uv_export(session, group, Path(folder) / f"{group}.txt")
             except nox.command.CommandFailed:
-                session.error("uv.lock does not fit pyproject.toml: run nox -s lock, and commit uv.lock and requirements/.")
+                session.error("uv.lock does not fit pyproject.toml: run nox -s lock, "
+                              "and commit uv.lock and requirements/.")
             stale = [group for group in LOCKED_GROUPS if not (REQUIREMENTS / f"{group}.txt").is_file()
                      or (REQUIREMENTS / f"{group}.txt").read_text(encoding="utf8")
                      != (Path(folder) / f"{group}.txt").read_text(encoding="utf8")]
@@ -219,8 +220,8 @@ def lock(session: nox.Session) -> None:
         stale.unlink()
     for group in LOCKED_GROUPS:
         uv_export(session, group, REQUIREMENTS / f"{group}.txt")
-    session.log(f"uv.lock: {(ROOT / 'uv.lock').stat().st_size / 1024:.0f} KiB; requirements/: "
-                + ", ".join(f"{g}.txt {(REQUIREMENTS / f'{g}.txt').stat().st_size / 1024:.0f} KiB" for g in LOCKED_GROUPS))
+    sizes = [f"{group}.txt {(REQUIREMENTS / f'{group}.txt').stat().st_size / 1024:.0f} KiB" for group in LOCKED_GROUPS]
+    session.log(f"uv.lock: {(ROOT / 'uv.lock').stat().st_size / 1024:.0f} KiB; requirements/: {', '.join(sizes)}")
 
 
 @nox.session

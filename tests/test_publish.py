@@ -6,7 +6,6 @@ import json
 import shutil
 
 import pytest
-
 from learnjax_site import publish
 
 
@@ -15,7 +14,8 @@ def test_publishing_the_fixture_build(site, tmp_path, monkeypatch):
     out = publish.main(["--build", str(site["out"]), "--out", str(tmp_path / "publish")])
     (record_file,) = (out / "record").glob("*.json")
     assert json.loads(record_file.read_text(encoding="utf8"))["checks"]["backends"] == ["cpu"]
-    laid_out = sorted(path.relative_to(out / "colab").as_posix() for path in (out / "colab").rglob("*") if path.is_file())
+    colab = out / "colab"
+    laid_out = sorted(path.relative_to(colab).as_posix() for path in colab.rglob("*") if path.is_file())
     built = sorted(f"{lang}/{path.relative_to(site['html'] / lang / '_notebooks').as_posix()}"
                    for lang in ("ko", "en") for path in (site["html"] / lang / "_notebooks").rglob("*.ipynb"))
     assert laid_out == built and "ko/part/first.ipynb" in laid_out

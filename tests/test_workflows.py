@@ -103,7 +103,8 @@ def project_code_calls(script: str, sessions: set[str]) -> list[str]:
         program, arguments = words[0], words[1:]
         name = Path(program).name
         if name == "nox":
-            named = [arguments[i + 1] for i, word in enumerate(arguments[:-1]) if word in ("-s", "--session", "--sessions")]
+            named = [arguments[i + 1] for i, word in enumerate(arguments[:-1])
+                     if word in ("-s", "--session", "--sessions")]
             if not named or any(session not in sessions for session in named):
                 found.append(f"{line}  (names no existing nox session)")
         elif name in ("bash", "sh") and arguments and (ROOT / arguments[0]).is_file():
