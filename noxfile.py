@@ -158,7 +158,8 @@ def for_target(requirements: str, python_version: str) -> str:
     """
     from packaging.markers import Marker
 
-    environment = {"python_version": python_version, "python_full_version": f"{python_version}.0",
+    full_version = python_version if python_version.count(".") == 2 else f"{python_version}.0"
+    environment = {"python_version": ".".join(full_version.split(".")[:2]), "python_full_version": full_version,
                    "sys_platform": "linux", "platform_system": "Linux", "platform_machine": "x86_64",
                    "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython"}
     kept, keep = [], True

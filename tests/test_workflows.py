@@ -13,6 +13,7 @@ import importlib.util
 import os
 import re
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -312,7 +313,11 @@ def test_the_token_never_travels_in_a_url(pages):  # 7
     (["a", "b"], 2, "one wheel folder only"),
 ])
 def test_gpu_build_parses_its_arguments(arguments, code, message, tmp_path):
-    ran = subprocess.run(["bash", str(ROOT / ".ci" / "gpu-build"), *arguments], capture_output=True, text=True,
-                         timeout=60, env={**os.environ, "LEARNJAX_GPU_VENV": str(tmp_path / "venv")})
+    """Run from a copy in an empty checkout, so that a wheelhouse/ of the real one is never installed."""
+    script = tmp_path / ".ci" / "gpu-build"
+    script.parent.mkdir()
+    shutil.copyfile(ROOT / ".ci" / "gpu-build", script)
+    ran = subprocess.run(["bash", str(script), *arguments], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "LEARNJAX_GPU_VENV": str(tmp_path / "venv")})
     assert ran.returncode == code
     assert message in ran.stdout + ran.stderr
