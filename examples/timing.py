@@ -1,18 +1,43 @@
-"""The site's timing method, for the programs in ``examples/``.
+"""The site's timing method, for the lessons and the programs in ``examples/``.
 
 Dispatch is asynchronous, so every run blocks on its result (``jax.block_until_ready``) before the
 clock (``time.perf_counter``) is read. Warm calls are timed several times after a warm-up; a cold
 call (tracing and compiling included) is timed on a freshly jitted function, which no cache holds.
-Programs report the median and the spread (fastest to slowest) of the runs.
+Every figure is the median of its runs, shown with its spread (fastest to slowest).
+
+Two or more things compared are measured together by ``compare``: after each one's warm-up, in
+rounds, each round running every variant once in a rotating order (A B, B A, A B, …), so that a
+machine that slows down or speeds up during the measurement hits them all alike. Every sample is
+kept, and the comparison is made round by round.
+
+**The rule for "faster".** For two variants A and B, each round gives the ratio of their times,
+A's over B's. The verdict rests on the median of these paired ratios and its 95% confidence interval
+from order statistics (the interval of the sign test: it assumes nothing about how the times are
+distributed, only that rounds are independent, which suits a noisy machine and 6 to 30 samples).
+A and B **separate** when that interval lies wholly above 1 or wholly below 1; only then does a
+sentence say which was faster, by the median ratio. Otherwise they were about the same on this
+machine, and the sentence gives both medians. With fewer than 6 rounds the interval always contains
+1 (the sign test's smallest possible p-value, 2 × ½⁵ = 0.0625, exceeds 0.05), so ``compare`` asks
+for at least 6.
+
+Numbers are written one way everywhere (``ms``, ``ratio_text``), and the sentences that carry a
+verdict are made here, in Korean and English, from the outcome (``Comparison.sentences``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import statistics
 import time
+import unicodedata
+from collections.abc import Callable
 
 import jax
+
+MIN_ROUNDS = 6
+CONFIDENCE = 0.95
+HANGUL = range(0xAC00, 0xD7A4)  # the precomposed syllables, 가 to 힣
 
 
 @dataclasses.dataclass
@@ -38,6 +63,14 @@ class Timing:
     def slowest(self) -> float:
         return max(self.samples)
 
+    def __str__(self) -> str:
+        """Median and spread in milliseconds, as every table of the site shows a timing.
+
+        >>> print(Timing([0.0012, 0.00125, 0.0031]))
+        1.25 ms (1.20–3.10)
+        """
+        return f"{ms(self.median)} ms ({ms(self.fastest)}–{ms(self.slowest)})"
+
 
 def time_call(call, repeats: int = 5, warmup: int = 1) -> Timing:
     """Time ``call()`` ``repeats`` times after ``warmup`` untimed calls, blocking on each result.
@@ -53,6 +86,26 @@ def time_call(call, repeats: int = 5, warmup: int = 1) -> Timing:
         start = time.perf_counter()
         jax.block_until_ready(call())
         samples.append(time.perf_counter() - start)
+    return Timing(samples)
+
+
+def time_throughput(call, calls: int = 100, repeats: int = 5, warmup: int = 1) -> Timing:
+    """Seconds per call when ``calls`` calls are dispatched one after another and only the last
+    result is waited for: throughput, not the latency of one call plus a synchronisation.
+
+    >>> t = time_throughput(lambda: jnp.ones(3) * 2, calls=10, repeats=3)
+    >>> len(t.samples), t.fastest > 0
+    (3, True)
+    """
+    for _ in range(warmup):
+        jax.block_until_ready(call())
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(calls - 1):
+            call()
+        jax.block_until_ready(call())
+        samples.append((time.perf_counter() - start) / calls)
     return Timing(samples)
 
 
@@ -72,6 +125,245 @@ def time_cold_jit(fn, *args, repeats: int = 3) -> Timing:
         jax.block_until_ready(fresh(*args))
         samples.append(time.perf_counter() - start)
     return Timing(samples)
+
+
+# --- comparing, interleaved ---------------------------------------------------------------------
+
+def compare(calls: dict[str, Callable], rounds: int = 9, warmup: int = 1) -> Comparison:
+    """Time every call of ``calls`` (name → zero-argument callable) in ``rounds`` interleaved rounds.
+
+    Each variant gets ``warmup`` untimed calls first. Round ``i`` then runs every variant once,
+    starting from the ``i``-th (A B C, B C A, C A B, …), blocking on each result.
+
+    >>> c = compare({"one": lambda: jnp.ones(3), "two": lambda: jnp.ones(3) * 2}, rounds=6)
+    >>> sorted(c.samples), [len(s) for s in c.samples.values()]
+    (['one', 'two'], [6, 6])
+    >>> compare({"one": lambda: 1, "two": lambda: 2}, rounds=5)
+    Traceback (most recent call last):
+    ...
+    ValueError: compare needs at least 6 rounds: with 5 no difference can separate (see timing.py)
+    """
+    if rounds < MIN_ROUNDS:
+        raise ValueError(f"compare needs at least {MIN_ROUNDS} rounds: with {rounds} no difference "
+                         "can separate (see timing.py)")
+    if len(calls) < 2:
+        raise ValueError("compare needs two variants or more")
+    names = list(calls)
+    for name in names:
+        for _ in range(warmup):
+            jax.block_until_ready(calls[name]())
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    for i in range(rounds):
+        for name in names[i % len(names):] + names[:i % len(names)]:
+            start = time.perf_counter()
+            jax.block_until_ready(calls[name]())
+            samples[name].append(time.perf_counter() - start)
+    return Comparison(samples)
+
+
+def sign_test_rank(n: int, confidence: float = CONFIDENCE) -> int:
+    """The 1-based rank k whose order statistics (k-th smallest, k-th largest) of ``n`` paired
+    samples bound the median with at least ``confidence``; 0 if no interval does.
+
+    >>> [sign_test_rank(n) for n in (5, 6, 7, 9, 15, 30)]
+    [0, 1, 1, 2, 4, 10]
+    """
+    tail = (1 - confidence) / 2
+    k, cumulative = 0, 0.0
+    while True:
+        cumulative += math.comb(n, k) / 2**n  # P(fewer than k + 1 samples fall below the median)
+        if cumulative > tail:
+            return k
+        k += 1
+
+
+@dataclasses.dataclass
+class Verdict:
+    """How variant ``a`` compared with ``b``: ``outcome`` is "faster", "slower" or "same";
+    ``factor`` (≥ 1) is how many times faster or slower, from the median of the paired ratios."""
+
+    a: str
+    b: str
+    outcome: str
+    factor: float
+    interval: tuple[float, float]  # the confidence interval of the median ratio, time of a / time of b
+
+
+@dataclasses.dataclass
+class Comparison:
+    """Interleaved samples of two or more variants, in seconds, round by round.
+
+    >>> c = Comparison({"a": [1.0, 1.1, 0.9, 1.0, 1.2, 1.0, 1.1], "b": [2.0, 2.1, 2.2, 1.9, 2.4, 2.0, 2.2]})
+    >>> c.verdict("a", "b").outcome, ratio_text(c.verdict("a", "b").factor)
+    ('faster', '2.00')
+    >>> c.verdict("b", "a").outcome
+    'slower'
+    >>> mixed = Comparison({"a": [1, 2, 1, 2, 1, 2, 1], "b": [2, 1, 2, 1, 2, 1, 2]})
+    >>> mixed.verdict("a", "b").outcome
+    'same'
+    """
+
+    samples: dict[str, list[float]]
+
+    def __post_init__(self):
+        lengths = {len(s) for s in self.samples.values()}
+        if len(lengths) != 1:
+            raise ValueError(f"every variant needs the same number of rounds, not {sorted(lengths)}")
+
+    @property
+    def rounds(self) -> int:
+        return len(next(iter(self.samples.values())))
+
+    def timing(self, name: str) -> Timing:
+        return Timing(self.samples[name])
+
+    def ratios(self, a: str, b: str) -> list[float]:
+        """Time of ``a`` over time of ``b`` in each round."""
+        return [x / y for x, y in zip(self.samples[a], self.samples[b], strict=True)]
+
+    def verdict(self, a: str, b: str) -> Verdict:
+        """``a`` against ``b`` under the rule in this module's docstring."""
+        ratios = sorted(self.ratios(a, b))
+        median = statistics.median(ratios)
+        k = sign_test_rank(len(ratios))
+        interval = (ratios[k - 1], ratios[-k]) if k else (0.0, math.inf)
+        if interval[0] > 1:
+            return Verdict(a, b, "slower", median, interval)
+        if interval[1] < 1:
+            return Verdict(a, b, "faster", 1 / median, interval)
+        return Verdict(a, b, "same", max(median, 1 / median), interval)
+
+    def table(self) -> str:
+        """One line per variant: its median and spread, in milliseconds.
+
+        >>> print(Comparison({"jit": [0.001, 0.002, 0.003], "eager": [0.01, 0.02, 0.04]}).table())
+        jit     2.00 ms (1.00–3.00)
+        eager   20.0 ms (10.0–40.0)
+        """
+        width = max(len(name) for name in self.samples) + 2
+        return "\n".join(f"{name:<{width}}{self.timing(name)}" for name in self.samples)
+
+    def sentences(self, a: str, b: str, labels: dict[str, dict[str, str]]) -> dict[str, str]:
+        """The sentence that says how ``a`` compared with ``b``, in Korean and English, without its
+        final full stop. ``labels`` names each variant per language; a Korean label must end in a
+        Hangul syllable, so that its particles can be chosen.
+
+        >>> labels = {"a": {"ko": "jit 함수", "en": "jit"}, "b": {"ko": "NumPy 코드", "en": "NumPy"}}
+        >>> c = Comparison({"a": [1.0, 1.1, 0.9, 1.0, 1.2, 1.0, 1.1], "b": [2.0, 2.1, 2.2, 1.9, 2.4, 2.0, 2.2]})
+        >>> s = c.sentences("a", "b", labels)
+        >>> print(s["ko"]); print(s["en"])
+        jit 함수는 NumPy 코드보다 2.00배 빨랐습니다(중앙값 1,000 ms 대 2,100 ms)
+        jit was 2.00× faster than NumPy (median 1,000 ms against 2,100 ms)
+        >>> same = Comparison({"a": [1, 2, 1, 2, 1, 2, 1], "b": [2, 1, 2, 1, 2, 1, 2]})
+        >>> s = same.sentences("a", "b", labels)
+        >>> print(s["ko"]); print(s["en"])
+        이 기계에서 jit 함수와 NumPy 코드는 거의 같았습니다(중앙값 1,000 ms 대 2,000 ms, 2.00배)
+        jit and NumPy took about the same time on this machine (median 1,000 ms against 2,000 ms, a ratio of 2.00)
+        """
+        verdict = self.verdict(a, b)
+        ko_a, ko_b = (korean_label(labels[name]["ko"]) for name in (a, b))
+        en_a, en_b = labels[a]["en"], labels[b]["en"]
+        median_a, median_b = ms(self.timing(a).median), ms(self.timing(b).median)
+        factor = ratio_text(verdict.factor)
+        if verdict.outcome == "same":
+            return {"ko": f"이 기계에서 {ko_a}{particle(ko_a, '와', '과')} {ko_b}{particle(ko_b, '는', '은')} "
+                          f"거의 같았습니다(중앙값 {median_a} ms 대 {median_b} ms, {factor}배)",
+                    "en": f"{en_a} and {en_b} took about the same time on this machine "
+                          f"(median {median_a} ms against {median_b} ms, a ratio of {factor})"}
+        ko_word, en_word = {"faster": ("빨랐습니다", "faster"), "slower": ("느렸습니다", "slower")}[verdict.outcome]
+        return {"ko": f"{ko_a}{particle(ko_a, '는', '은')} {ko_b}보다 {factor}배 {ko_word}"
+                      f"(중앙값 {median_a} ms 대 {median_b} ms)",
+                "en": f"{en_a} was {factor}× {en_word} than {en_b} (median {median_a} ms against {median_b} ms)"}
+
+    def glue(self, name: str, a: str, b: str, labels: dict[str, dict[str, str]]) -> Verdict:
+        """Glue the sentences (``name_ko``, ``name_en``) for a page, with myst-nb; return the verdict."""
+        from myst_nb import glue
+
+        for language, sentence in self.sentences(a, b, labels).items():
+            glue(f"{name}_{language}", sentence, display=False)
+        return self.verdict(a, b)
+
+
+def sentence_of(outcome, texts: dict) -> dict[str, str]:
+    """The sentence, per language, that ``outcome`` picks from ``texts`` (outcome → {"ko", "en"}):
+    for a sentence whose truth depends on what the build measured, written once per outcome.
+
+    >>> texts = {True: {"ko": "복사했습니다", "en": "it copied"}, False: {"ko": "복사하지 않았습니다", "en": "no copy"}}
+    >>> sentence_of(False, texts)["en"]
+    'no copy'
+    >>> sentence_of(None, texts)
+    Traceback (most recent call last):
+    ...
+    ValueError: no sentence for the outcome None (there are sentences for True, False)
+    >>> sentence_of(True, {True: {"ko": "복사했습니다"}, False: {"ko": "아님", "en": "no"}})
+    Traceback (most recent call last):
+    ...
+    ValueError: the sentences for True lack en
+    """
+    for key, sentences in texts.items():
+        missing = [language for language in ("ko", "en") if not sentences.get(language)]
+        if missing:
+            raise ValueError(f"the sentences for {key!r} lack {', '.join(missing)}")
+    if outcome not in texts:
+        raise ValueError(f"no sentence for the outcome {outcome!r} (there are sentences for "
+                         f"{', '.join(map(repr, texts))})")
+    return {language: texts[outcome][language] for language in ("ko", "en")}
+
+
+def glue_sentence(name: str, outcome, texts: dict) -> None:
+    """Glue ``sentence_of(outcome, texts)`` for a page as ``name_ko`` and ``name_en``, with myst-nb."""
+    from myst_nb import glue
+
+    for language, sentence in sentence_of(outcome, texts).items():
+        glue(f"{name}_{language}", sentence, display=False)
+
+
+# --- one way of writing numbers, and Korean particles -------------------------------------------
+
+def ms(seconds: float) -> str:
+    """Seconds as milliseconds with three significant figures (whole numbers from 100 on, with
+    thousands separators): the site's one format for a duration.
+
+    >>> [ms(s) for s in (1.2345, 0.12345, 0.012345, 0.0012345, 0.00012345, 0.0000012345)]
+    ['1,234', '123', '12.3', '1.23', '0.123', '0.00123']
+    """
+    value = seconds * 1e3
+    return f"{value:,.0f}" if value >= 100 else f"{value:.{max(2 - math.floor(math.log10(value)), 0)}f}"
+
+
+def ratio_text(ratio: float) -> str:
+    """A ratio with three significant figures (whole numbers from 100 on, with thousands
+    separators): the site's one format for "N× faster".
+
+    >>> [ratio_text(r) for r in (1.0049, 1.5, 21.37, 153.2, 1160.8)]
+    ['1.00', '1.50', '21.4', '153', '1,161']
+    """
+    return f"{ratio:,.0f}" if ratio >= 100 else f"{ratio:.{max(2 - math.floor(math.log10(ratio)), 0)}f}"
+
+
+def korean_label(label: str) -> str:
+    """``label`` if it ends in a Hangul syllable, whose final consonant picks the particle.
+
+    >>> korean_label("NumPy")
+    Traceback (most recent call last):
+    ...
+    ValueError: the Korean label 'NumPy' must end in a Hangul word, e.g. 'NumPy 코드', for its particles
+    """
+    if not label or ord(label[-1]) not in HANGUL:
+        example = unicodedata.normalize("NFC", f"{label} 코드")
+        raise ValueError(f"the Korean label {label!r} must end in a Hangul word, e.g. {example!r}, "
+                         "for its particles")
+    return label
+
+
+def particle(word: str, after_vowel: str, after_consonant: str) -> str:
+    """The particle that follows ``word`` (ending in a Hangul syllable): ``after_consonant`` if
+    that syllable has a final consonant.
+
+    >>> particle("함수", "는", "은"), particle("코드", "와", "과"), particle("호출", "는", "은")
+    ('는', '와', '은')
+    """
+    return after_consonant if (ord(korean_label(word)[-1]) - HANGUL.start) % 28 else after_vowel
 
 
 def device() -> str:
