@@ -9,30 +9,33 @@ from sitebuild import build, copy_fixture, page
 
 GLOSSARY = """# Glossary
 
-| English | 한국어 |
-| --- | --- |
-| array | 배열 |
+| English | 한국어 | Definition | 정의 |
+| --- | --- | --- | --- |
+| array | 배열 | Numbers in a grid. | 격자 모양의 수입니다. |
 {row}
-| device | 디바이스 |
+| device | 디바이스 | A chip that computes. | 계산하는 칩입니다. |
 """
 
 
 def test_every_row_becomes_a_term_with_its_line():
-    terms = read_terms(GLOSSARY.format(row="| cache hit / miss | 캐시 적중 / 캐시 미스 |"), "glossary.md")
+    terms = read_terms(GLOSSARY.format(row="| cache hit / miss | 캐시 적중 / 캐시 미스 | Found or not. | 찾았는지입니다. |"), "glossary.md")
     assert [(t.line, t.anchor) for t in terms] == [(5, "term-array"), (6, "term-cache-hit-miss"), (7, "term-device")]
     cache = terms[1].forms
     assert [(f.text, f.title) for f in cache["ko"]] == [("캐시 적중", "cache hit"), ("캐시 미스", "cache miss")]
     assert [(f.text, f.title) for f in cache["en"]] == [("cache hit", "캐시 적중"), ("cache miss", "캐시 미스")]
+    assert terms[1].definitions == {"en": "Found or not.", "ko": "찾았는지입니다."}
 
 
 @pytest.mark.parametrize(("row", "words"), [
-    ("| shape |", "two cells"),
-    ("| shape | 형상 | extra |", "two cells"),
-    ("| shape |  |", "two cells"),
-    ("| fusion (operator fusion | 연산 융합 |", "unbalanced"),
-    ("| Array | 어레이 |", "same as line 5"),
-    ("| vector | 배열 |", "'배열' is also a term on line 5"),
-    ("| 형상 | shape |", "no Latin letters"),
+    ("| shape |", "four cells"),
+    ("| shape | 형상 |", "four cells"),
+    ("| shape | 형상 | A size. |", "four cells"),
+    ("| shape | 형상 | A size. |  |", "four cells"),
+    ("| shape | 형상 | A size. | 크기입니다. | extra |", "four cells"),
+    ("| fusion (operator fusion | 연산 융합 | One. | 하나. |", "unbalanced"),
+    ("| Array | 어레이 | Again. | 또. |", "same as line 5"),
+    ("| vector | 배열 | A list. | 목록. |", "'배열' is also a term on line 5"),
+    ("| 형상 | shape | A size. | 크기. |", "no Latin letters"),
 ])
 def test_a_malformed_row_is_named_by_its_line(row, words):
     with pytest.raises(LessonError) as error:
@@ -43,8 +46,8 @@ def test_a_malformed_row_is_named_by_its_line(row, words):
 
 def test_a_glossary_without_its_table_is_refused():
     with pytest.raises(LessonError) as error:
-        read_terms("# Glossary\n\n| Term | 용어 |\n| --- | --- |\n| array | 배열 |\n", "glossary.md")
-    assert "| English | 한국어 |" in error.value.problem
+        read_terms("# Glossary\n\n| English | 한국어 |\n| --- | --- |\n| array | 배열 |\n", "glossary.md")
+    assert "| English | 한국어 | Definition | 정의 |" in error.value.problem
 
 
 def links(site, language: str, name: str) -> list:
@@ -80,7 +83,10 @@ def test_each_link_lands_on_its_row_with_the_same_id_in_both_languages(site, lan
     rows = {tr["id"]: tr for tr in page(site, language, "glossary").select("table.learnjax-glossary tbody tr")}
     assert list(rows) == ["term-array", "term-compile-compilation", "term-jit-compilation", "term-tracer-tracing"]
     cells = [td.get_text() for td in rows["term-tracer-tracing"].select("td")]
-    assert cells == ["tracer / tracing", "트레이서 / 트레이싱"]
+    definition = {"ko": "KODEF 함수가 하는 연산을 기록하는 일입니다.", "en": "ENDEF recording the operations a function applies."}
+    assert cells == ["tracer / tracing", "트레이서 / 트레이싱", definition[language]]  # the page's language only
+    header = [th.get_text() for th in page(site, language, "glossary").select("table.learnjax-glossary thead th")]
+    assert header == ["English", "한국어", {"ko": "정의", "en": "Definition"}[language]]
     for a in links(site, language, "part/second"):
         path, anchor = a["href"].split("#")
         assert (here.parent / path).resolve() == (site["html"] / language / "glossary.html").resolve()
@@ -104,8 +110,8 @@ def test_a_malformed_glossary_row_stops_the_build_naming_its_line(tmp_path):
     source = copy_fixture("site", tmp_path / "pages")
     glossary = source / "glossary.md"
     lines = glossary.read_text(encoding="utf8").splitlines()
-    number = lines.index("| array | 배열 |") + 1
-    lines[number - 1] = "| array (of numbers | 배열 |"
+    number = next(i for i, line in enumerate(lines) if line.startswith("| array | 배열 |")) + 1
+    lines[number - 1] = lines[number - 1].replace("| array |", "| array (of numbers |")
     glossary.write_text("\n".join(lines) + "\n", encoding="utf8")
     result = build(source, tmp_path / "out", "ko")
     output = result.stdout + result.stderr

@@ -29,12 +29,20 @@ def test_glued_record_round_trips(tmp_path):
 
 
 @pytest.mark.parametrize(("language", "expected"), [
-    ("ko", "2026-11-22 09:30 UTC에 NVIDIA H100 80GB HBM3에서 실행해 만들었습니다. 백엔드 gpu"),
-    ("en", "made on 2026-11-22 09:30 UTC on NVIDIA H100 80GB HBM3 (gpu backend, 1 device(s)) "
+    ("ko", "2026-11-22 09:30 UTC에 NVIDIA H100 80GB HBM3 GPU에서 실행해 만들었습니다(디바이스 1개, "
+           "JAX 0.10.2, jaxlib 0.10.2, 실행 시간 12.3초)."),
+    ("en", "made on 2026-11-22 09:30 UTC on NVIDIA H100 80GB HBM3 GPU (1 device) "
            "with JAX 0.10.2 and jaxlib 0.10.2, in 12.3 s"),
 ])
 def test_provenance_line(language, expected):
     assert expected in provenance.provenance_text(RECORD, language)
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_provenance_line_on_a_cpu_names_it_once_in_capitals(language):
+    line = provenance.provenance_text({**RECORD, "backend": "cpu", "device_kind": "cpu", "device_count": 2}, language)
+    assert line.count("CPU") == 1 and "cpu" not in line
+    assert ("디바이스 2개" if language == "ko" else "(2 devices)") in line
 
 
 def test_accelerator_requirement(monkeypatch):

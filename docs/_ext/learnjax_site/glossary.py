@@ -1,10 +1,13 @@
 """The glossary page: its terms, read from its own table, and a stable id on each of its rows.
 
-``glossary.md`` holds one two-column table, ``| English | 한국어 |``, in a cell both languages
-share. It is the only list of the site's terms: this module reads it once per build (so
-``glossary_links`` can link lessons to it) and gives each row of the rendered table an id made
-from its English term, e.g. ``term-asynchronous-dispatch``. The id is the same in both builds, so
-a link from a Korean lesson and one from an English lesson land on the same row.
+``glossary.md`` holds one table, ``| English | 한국어 | Definition | 정의 |``, in a cell both
+languages share: each term in both languages and a one-line definition in each. It is the only list
+of the site's terms: this module reads it once per build (so ``glossary_links`` can link lessons to
+it), gives each row of the rendered table an id made from its English term, e.g.
+``term-asynchronous-dispatch``, and keeps only the definition in the page's language (the Korean
+page shows English, 한국어 and 정의; the English page English, 한국어 and Definition). The id is the
+same in both builds, so a link from a Korean lesson and one from an English lesson land on the same
+row.
 
 A cell may name more than one form of a term; the forms a page is searched for are:
 
@@ -32,7 +35,8 @@ from sphinx.application import Sphinx
 from .errors import lesson_error, stops_build
 
 GLOSSARY_DOCNAME = "glossary"
-HEADER = ("English", "한국어")
+HEADER = ("English", "한국어", "Definition", "정의")
+DEFINITION_COLUMN = {"en": 2, "ko": 3}  # the column of each language's definition
 TABLE_CLASS = "learnjax-glossary"
 ANCHOR_PREFIX = "term-"
 
@@ -41,6 +45,7 @@ _PARENTHETICAL = re.compile(r"\(([^()]*)\)")
 _ALTERNATIVES = re.compile(r"\s+/\s+")
 _DELIMITER_ROW = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
+HEADER_LINE = "| " + " | ".join(HEADER) + " |"
 
 
 class GlossaryRowError(ValueError):
@@ -65,6 +70,7 @@ class Term:
     korean: str
     anchor: str
     forms: dict = dataclasses.field(hash=False, compare=False)  # {"ko": (Form, ...), "en": (Form, ...)}
+    definitions: dict = dataclasses.field(default_factory=dict, hash=False, compare=False)  # {"en": ..., "ko": ...}
 
 
 def _squash(text: str) -> str:
@@ -171,18 +177,18 @@ def term_forms(english: str, korean: str) -> dict[str, tuple[Form, ...]]:
 
 
 def table_rows(text: str) -> tuple[int, list[tuple[int, list[str]]]]:
-    """(line of the header, [(line, cells), ...]) of the ``| English | 한국어 |`` table; 1-based lines.
+    """(line of the header, [(line, cells), ...]) of the glossary's table; 1-based lines.
 
-    >>> table_rows("# Glossary\\n\\n| English | 한국어 |\\n| --- | --- |\\n| array | 배열 |\\n\\nafter")
-    (3, [(5, ['array', '배열'])])
+    >>> table_rows("# G\\n\\n| English | 한국어 | Definition | 정의 |\\n| --- | --- | --- | --- |\\n| a | 가 | A. | 가. |\\n")
+    (3, [(5, ['a', '가', 'A.', '가.'])])
     """
     lines = text.splitlines()
     index = next((i for i, line in enumerate(lines)
                   if [c.strip() for c in _CELL_SPLIT.split(line.strip())[1:-1]] == list(HEADER)), None)
     if index is None:
-        raise GlossaryRowError(f"there is no table whose header is '| {HEADER[0]} | {HEADER[1]} |'")
+        raise GlossaryRowError(f"there is no table whose header is '{HEADER_LINE}'")
     if index + 1 >= len(lines) or not _DELIMITER_ROW.match(lines[index + 1].strip()):
-        raise GlossaryRowError("the table's header is not followed by its '| --- | --- |' line")
+        raise GlossaryRowError("the table's header is not followed by its '| --- | --- | --- | --- |' line")
     rows = []
     for number in range(index + 2, len(lines)):
         line = lines[number].strip()
@@ -200,16 +206,18 @@ def read_terms(text: str, path: str) -> list[Term]:
     try:
         header_line, rows = table_rows(text)
     except GlossaryRowError as error:
-        raise lesson_error(path, 1, str(error), "keep the glossary as one table: | English | 한국어 |") from None
+        raise lesson_error(path, 1, str(error), f"keep the glossary as one table: {HEADER_LINE}") from None
     terms: list[Term] = []
     anchors: dict[str, int] = {}
     forms: dict[tuple[str, str], int] = {}
     for line, cells in rows:
         try:
-            if cells is None or len(cells) != 2 or not all(cells):
-                raise GlossaryRowError("this row does not have two cells, English then Korean, both filled in")
-            english, korean = cells
-            term = Term(line, english, korean, anchor_of(english), term_forms(english, korean))
+            if cells is None or len(cells) != len(HEADER) or not all(cells):
+                raise GlossaryRowError("this row does not have four cells, the term in English and in Korean, "
+                                       "then its definition in English and in Korean, all filled in")
+            english, korean, english_definition, korean_definition = cells
+            term = Term(line, english, korean, anchor_of(english), term_forms(english, korean),
+                        {"en": english_definition, "ko": korean_definition})
             if term.anchor in anchors:
                 raise GlossaryRowError(f"this row's id {term.anchor!r} is the same as line {anchors[term.anchor]}'s")
             for language, language_forms in term.forms.items():
@@ -220,7 +228,8 @@ def read_terms(text: str, path: str) -> list[Term]:
                     forms[key] = line
         except GlossaryRowError as error:
             raise lesson_error(path, line, str(error),
-                               "write the row as '| English term | 한국어 용어 |'; separate alternatives "
+                               "write the row as '| English term | 한국어 용어 | One line. | 한 줄 정의. |'; "
+                               "separate alternatives "
                                "with ' / ' and keep parentheses balanced (see the top of glossary.py)") from None
         anchors[term.anchor] = line
         terms.append(term)
@@ -266,6 +275,18 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
             raise lesson_error(path, term.line, f"this row shows {shown!r} where its source says {term.english!r}",
                                "write the English term as plain text, without Markdown markup")
         row["ids"].append(term.anchor)
+    keep_one_definition(table, app.config.language)
+
+
+def keep_one_definition(table: nodes.table, language: str) -> None:
+    """Remove the column of the other language's definition from the glossary's table."""
+    other = DEFINITION_COLUMN["ko" if language == "en" else "en"]
+    group = next(iter(table.findall(nodes.tgroup)))
+    colspecs = [c for c in group.children if isinstance(c, nodes.colspec)]
+    group.remove(colspecs[other])
+    group["cols"] = len(colspecs) - 1
+    for row in group.findall(nodes.row):
+        row.remove(row.children[other])
 
 
 def setup(app: Sphinx) -> dict:

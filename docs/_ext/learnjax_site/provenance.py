@@ -206,13 +206,31 @@ def format_when(record: dict) -> str:
     return dt.datetime.fromisoformat(record["ran_at"]).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def device_name(record: dict) -> str:
+    """The device as prose names it: the device kind, then the backend in capitals unless the kind
+    already says it.
+
+    >>> device_name({"backend": "cpu", "device_kind": "cpu"})
+    'CPU'
+    >>> device_name({"backend": "gpu", "device_kind": "NVIDIA H100 80GB HBM3"})
+    'NVIDIA H100 80GB HBM3 GPU'
+    >>> device_name({"backend": "tpu", "device_kind": "TPU v5 lite"})
+    'TPU v5 lite'
+    """
+    backend, kind = record["backend"].upper(), record["device_kind"]
+    if kind.upper() == backend:
+        return backend
+    return kind if backend in kind.upper().split() else f"{kind} {backend}"
+
+
 def provenance_text(record: dict | None, language: str) -> str:
     """The provenance line of a lesson page, in ``language``."""
     if record is None:
         return text(language, "provenance_missing")
+    count = record["device_count"]
     return text(
-        language, "provenance", when=format_when(record), device=record["device_kind"],
-        backend=record["backend"], count=record["device_count"], jax=record["jax"],
+        language, "provenance", when=format_when(record), device=device_name(record), count=count,
+        devices="device" if count == 1 else "devices", jax=record["jax"],
         jaxlib=record["jaxlib"], seconds=format_seconds(record["execution_seconds"]),
     )
 
@@ -248,7 +266,7 @@ def report_table(app: Sphinx, language: str, fromdocname: str) -> nodes.Node:
             nodes.Text(text(language, f"report_{record['outputs']}")),
             nodes.Text(format_seconds(record["execution_seconds"])),
             nodes.Text(f"{record['device_kind']} × {record['device_count']}"),
-            nodes.Text(record["backend"]),
+            nodes.Text(record["backend"].upper()),
             nodes.Text(f"{record['jax']} / {record['jaxlib']}"),
             nodes.Text(format_when(record)),
         ])

@@ -20,8 +20,8 @@ TEXTS = {
         "progress_confirm": "이 브라우저에 저장한 진도를 모두 지울까요?",
         "progress_note": "진도는 이 브라우저에만 저장되며 어디에도 전송되지 않습니다.",
         "provenance": (
-            "이 페이지의 출력은 {when}에 {device}에서 실행해 만들었습니다. 백엔드 {backend}, "
-            "디바이스 {count}개, JAX {jax}, jaxlib {jaxlib}, 실행 시간 {seconds}초."
+            "이 페이지의 출력은 {when}에 {device}에서 실행해 만들었습니다(디바이스 {count}개, "
+            "JAX {jax}, jaxlib {jaxlib}, 실행 시간 {seconds}초)."
         ),
         "provenance_missing": "이 페이지의 실행 기록을 찾지 못했습니다.",
         "mental-model": "멘탈 모델",
@@ -81,8 +81,8 @@ TEXTS = {
         "progress_confirm": "Clear the progress saved in this browser?",
         "progress_note": "Your progress is kept in this browser only and is never sent anywhere.",
         "provenance": (
-            "The outputs on this page were made on {when} on {device} ({backend} backend, "
-            "{count} device(s)) with JAX {jax} and jaxlib {jaxlib}, in {seconds} s of execution."
+            "The outputs on this page were made on {when} on {device} ({count} {devices}) "
+            "with JAX {jax} and jaxlib {jaxlib}, in {seconds} s of execution."
         ),
         "provenance_missing": "No execution record was found for this page.",
         "mental-model": "Mental model",
