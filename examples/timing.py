@@ -97,16 +97,12 @@ def time_throughput(call, calls: int = 100, repeats: int = 5, warmup: int = 1) -
     >>> len(t.samples), t.fastest > 0
     (3, True)
     """
-    for _ in range(warmup):
-        jax.block_until_ready(call())
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
+    def many():
         for _ in range(calls - 1):
             call()
-        jax.block_until_ready(call())
-        samples.append((time.perf_counter() - start) / calls)
-    return Timing(samples)
+        return call()
+
+    return Timing([seconds / calls for seconds in time_call(many, repeats, warmup).samples])
 
 
 def time_cold_jit(fn, *args, repeats: int = 3) -> Timing:
