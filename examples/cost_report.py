@@ -1,16 +1,18 @@
 """What XLA says a kernel costs, and what it achieves: FLOPs, bytes, intensity, time, rates, fusions.
 
-The exercise of the lesson "Looking inside: jaxpr, HLO, cost". For each kernel (matrix products at
-two sizes, an elementwise chain, a sum, a softmax) it compiles the function ahead of time and reads:
+The exercise of the lesson "Looking inside a compiled program". For each kernel (matrix products
+at two sizes, an elementwise chain, a sum, a softmax) it compiles the function ahead of time and reads:
 
 * from ``compiled.cost_analysis()``: the FLOPs and the bytes accessed that XLA estimates;
 * from ``compiled.as_text()`` (the optimized HLO): how many fusions the entry computation runs;
-* from the clock: the median of several warm calls (blocking on the result before reading it).
+* from the clock: warm calls of every kernel measured together, in interleaved rounds
+  (``timing.compare``), so that the figures of one kernel can be set against another's; each
+  kernel's median, with its spread (fastest to slowest).
 
-From these it computes the arithmetic intensity (FLOPs per byte) and the achieved FLOP/s and bytes/s.
-With no table of device peaks, the highest FLOP/s and bytes/s measured in the run stand in for the
-roofs of a roofline: a kernel whose intensity is below their ratio looks memory-bound, above it
-compute-bound. Sizes follow the backend (small on a CPU) unless given.
+From these it computes the arithmetic intensity (FLOPs per byte) and the achieved FLOP/s and bytes/s
+at the median time. With no table of device peaks, the highest FLOP/s and bytes/s measured in the run
+stand in for the roofs of a roofline: a kernel whose intensity is below their ratio looks
+memory-bound, above it compute-bound. Sizes follow the backend (small on a CPU) unless given.
 
     python examples/cost_report.py --plot cost_report.png
 """
@@ -28,7 +30,7 @@ import jax.numpy as jnp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
 from plotting import new_figure, save, write_plot  # noqa: E402
-from timing import Timing, device, machine, time_call  # noqa: E402
+from timing import Timing, compare, device, machine, ms  # noqa: E402
 
 ON_ACCELERATOR = jax.default_backend() != "cpu"
 DEFAULT_MATMUL_SIZES = (1024, 8192) if ON_ACCELERATOR else (256, 1024)
@@ -322,45 +324,71 @@ def kernels(matmul_sizes, elements: int, softmax_shape) -> dict[str, tuple]:
     return chosen
 
 
-def measure(name: str, function, args, repeats: int = 7) -> Report:
-    """Compile ``function`` for ``args``, read its cost and HLO, and time warm calls of the compiled program.
+def compile_kernel(name: str, function, args) -> tuple:
+    """Compile ``function`` for ``args``; return the compiled program and an untimed ``Report``.
 
-    >>> r = measure("double", lambda x: x * 2, (jnp.ones(1024),), repeats=2)
-    >>> r.flops, r.bytes_accessed, r.fusions, len(r.timing.samples)
-    (1024.0, 8192.0, 1, 2)
+    The report's timing is empty until ``run`` measures it.
+
+    >>> compiled, r = compile_kernel("double", lambda x: x * 2, (jnp.ones(1024),))
+    >>> r.flops, r.bytes_accessed, r.fusions
+    (1024.0, 8192.0, 1)
     """
     compiled = jax.jit(function).lower(*args).compile()
     cost = cost_dict(compiled.cost_analysis())
     hlo = compiled.as_text() or ""
-    timing = time_call(lambda: compiled(*args), repeats)
-    return Report(name, cost.get("flops", 0.0), cost.get("bytes accessed", 0.0), count_fusions(hlo), timing,
-                  fused_opcodes(hlo))
+    report = Report(name, cost.get("flops", 0.0), cost.get("bytes accessed", 0.0), count_fusions(hlo),
+                    Timing([]), fused_opcodes(hlo))
+    return compiled, report
 
 
-def run(chosen: dict[str, tuple], repeats: int = 7) -> dict[str, Report]:
-    """Measure every kernel; returns ``{name: Report}``."""
-    return {name: measure(name, fn, args, repeats) for name, (fn, args) in chosen.items()}
+def run(chosen: dict[str, tuple], rounds: int = 7) -> dict[str, Report]:
+    """Compile every kernel, then time their warm calls together, interleaved; returns ``{name: Report}``.
+
+    One ``timing.compare`` measures all the kernels in ``rounds`` rounds, each round calling every
+    kernel once in a rotating order, so that a machine that drifts during the run hits all alike.
+
+    >>> reports = run(kernels([4], 8, (2, 3)), rounds=6)
+    >>> [len(r.timing.samples) for r in reports.values()]
+    [6, 6, 6, 6]
+    >>> reports["matmul 4"].flops == 2 * 4**3
+    True
+    """
+    compiled = {}
+    reports = {}
+    for name, (function, args) in chosen.items():
+        compiled[name], reports[name] = compile_kernel(name, function, args)
+    calls = {name: (lambda program=compiled[name], args=args: program(*args))
+             for name, (_, args) in chosen.items()}
+    comparison = compare(calls, rounds=rounds)
+    for name, report in reports.items():
+        report.timing = comparison.timing(name)
+    return reports
 
 
 def format_table(reports: dict[str, Report]) -> str:
-    """A plain-text table, one row per kernel, with its bound and share of the roof from the empirical roofs.
+    """A plain-text table, one row per kernel: its cost, its time (median, fastest–slowest), its rates at
+    the median, and its bound and share of the roof from the empirical roofs.
 
-    >>> a = Report("a", 8e9, 1e9, 1, Timing([1.0]))
-    >>> b = Report("b", 1e9, 4e9, 2, Timing([1.0]))
-    >>> c = Report("c", 1e9, 1e9, 1, Timing([1.0]))
+    >>> a = Report("a", 8e9, 1e9, 1, Timing([1.0, 0.9, 1.2]))
+    >>> b = Report("b", 1e9, 4e9, 2, Timing([1.0, 1.1, 0.95]))
+    >>> c = Report("c", 1e9, 1e9, 1, Timing([1.0, 1.3, 0.8]))
     >>> print(format_table({"a": a, "b": b, "c": c}))  # doctest: +NORMALIZE_WHITESPACE
-    kernel  GFLOP     MB  FLOP/B        ms  GFLOP/s  GB/s  fusions  bound    of roof
-    a       8.000  1000.0   8.00  1000.000     8.0    1.0        1  compute    100%
-    b       1.000  4000.0   0.25  1000.000     1.0    4.0        2  memory     100%
-    c       1.000  1000.0   1.00  1000.000     1.0    1.0        1  memory      25%
+    kernel  GFLOP      MB  FLOP/B  median ms (fastest–slowest)  GFLOP/s  GB/s  fusions  bound    of roof
+    a       8.000  1000.0    8.00      1,000 (900–1,200)            8.0   1.0        1  compute    100%
+    b       1.000  4000.0    0.25      1,000 (950–1,100)            1.0   4.0        2  memory     100%
+    c       1.000  1000.0    1.00      1,000 (800–1,300)            1.0   1.0        1  memory      25%
     """
     roofs = empirical_roofs(reports.values())
     width = max(len("kernel"), *(len(name) for name in reports))
-    rows = [f"{'kernel':<{width}}  {'GFLOP':>8}  {'MB':>8}  {'FLOP/B':>7}  {'ms':>9}  {'GFLOP/s':>8}"
-            f"  {'GB/s':>7}  {'fusions':>7}  {'bound':<7}  {'of roof':>7}"]
+    times = {name: f"{ms(r.timing.median)} ({ms(r.timing.fastest)}–{ms(r.timing.slowest)})"
+             for name, r in reports.items()}
+    time_header = "median ms (fastest–slowest)"
+    time_width = max(len(time_header), *(len(t) for t in times.values()))
+    rows = [f"{'kernel':<{width}}  {'GFLOP':>8}  {'MB':>8}  {'FLOP/B':>7}  {time_header:<{time_width}}"
+            f"  {'GFLOP/s':>8}  {'GB/s':>7}  {'fusions':>7}  {'bound':<7}  {'of roof':>7}"]
     for name, r in reports.items():
         rows.append(f"{name:<{width}}  {r.flops / 1e9:>8.3f}  {r.bytes_accessed / 1e6:>8.1f}  {r.intensity:>7.2f}"
-                    f"  {r.timing.median * 1e3:>9.3f}  {r.flop_rate / 1e9:>8.1f}  {r.byte_rate / 1e9:>7.1f}"
+                    f"  {times[name]:<{time_width}}  {r.flop_rate / 1e9:>8.1f}  {r.byte_rate / 1e9:>7.1f}"
                     f"  {r.fusions:>7}  {bound(r, roofs):<7}  {roof_fraction(r, roofs):>7.0%}")
     return "\n".join(rows)
 
@@ -396,12 +424,13 @@ def main(argv: list[str] | None = None) -> dict[str, Report]:
                         help="length of the vector for the chain and the sum (default: %(default)s)")
     parser.add_argument("--softmax-shape", type=int, nargs=2, default=list(DEFAULT_SOFTMAX_SHAPE),
                         metavar=("ROWS", "COLS"), help="shape of the softmax input (default: %(default)s)")
-    parser.add_argument("--repeats", type=int, default=7, help="timed warm calls per kernel (default: 7)")
+    parser.add_argument("--rounds", type=int, default=7,
+                        help="interleaved rounds, each timing one warm call of every kernel (6 at least; default: 7)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG roofline chart to FILE")
     args = parser.parse_args(argv)
-    print(f"{machine()}; "
-          f"median of {args.repeats} warm calls; FLOPs and bytes from compiled.cost_analysis()")
-    reports = run(kernels(args.matmul_sizes, args.elements, args.softmax_shape), args.repeats)
+    print(f"{machine()}; {args.rounds} interleaved rounds of warm calls (timing.compare); "
+          "FLOPs and bytes from compiled.cost_analysis(); rates at the median time")
+    reports = run(kernels(args.matmul_sizes, args.elements, args.softmax_shape), args.rounds)
     print(format_table(reports))
     peak_flops, peak_bytes = empirical_roofs(reports.values())
     print(f"roofs (best measured): {peak_flops / 1e9:,.1f} GFLOP/s, {peak_bytes / 1e9:,.1f} GB/s; "
