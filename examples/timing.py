@@ -217,9 +217,17 @@ class Comparison:
         """Time of ``a`` over time of ``b`` in each round."""
         return [x / y for x, y in zip(self.samples[a], self.samples[b], strict=True)]
 
-    def verdict(self, a: str, b: str) -> Verdict:
-        """``a`` against ``b`` under the rule in this module's docstring."""
-        ratios = sorted(self.ratios(a, b))
+    def verdict(self, a: str, b: str, work: dict[str, float] | None = None) -> Verdict:
+        """``a`` against ``b`` under the rule in this module's docstring. With ``work`` (name → the
+        amount each call does: FLOPs, bytes), the rounds' ratios are of time per unit of work, so
+        "faster" means a higher rate (FLOP/s, bytes/s) and ``factor`` is the ratio of the rates.
+
+        >>> c = Comparison({"a": [2.0] * 6, "b": [1.0] * 6})
+        >>> c.verdict("a", "b").outcome, c.verdict("a", "b", work={"a": 4, "b": 1}).outcome
+        ('slower', 'faster')
+        """
+        per_unit = work or {a: 1.0, b: 1.0}
+        ratios = sorted(r * per_unit[b] / per_unit[a] for r in self.ratios(a, b))
         median = statistics.median(ratios)
         k = sign_test_rank(len(ratios))
         interval = (ratios[k - 1], ratios[-k]) if k else (0.0, math.inf)
@@ -270,6 +278,46 @@ class Comparison:
         return {"ko": f"{ko_a}{particle(ko_a, '는', '은')} {ko_b}보다 {factor}배 {ko_word}"
                       f"(중앙값 {median_a} ms 대 {median_b} ms)",
                 "en": f"{en_a} was {factor}× {en_word} than {en_b} (median {median_a} ms against {median_b} ms)"}
+
+    def rate_sentences(self, a: str, b: str, work: dict[str, float], unit: str,
+                       labels: dict[str, dict[str, str]]) -> dict[str, str]:
+        """Like ``sentences``, for the rates ``work / time`` of ``a`` and ``b`` (``unit``, e.g.
+        "GFLOP/s", with ``work`` in that unit's amount): whose rate was higher, by the rule.
+
+        >>> labels = {"mm": {"ko": "행렬 곱", "en": "the matmul"}, "ew": {"ko": "원소별 연산", "en": "the chain"}}
+        >>> c = Comparison({"mm": [1.0] * 6, "ew": [1.0] * 6})
+        >>> s = c.rate_sentences("mm", "ew", {"mm": 70.0, "ew": 10.0}, "GFLOP/s", labels)
+        >>> print(s["ko"]); print(s["en"])
+        행렬 곱의 GFLOP/s 값은 원소별 연산보다 7.00배 높았습니다(중앙값 70.0 대 10.0 GFLOP/s)
+        the matmul reached 7.00× the GFLOP/s of the chain (median 70.0 against 10.0 GFLOP/s)
+        >>> print(c.rate_sentences("ew", "mm", {"mm": 70.0, "ew": 10.0}, "GFLOP/s", labels)["ko"])
+        원소별 연산의 GFLOP/s 값은 행렬 곱의 7.00분의 1이었습니다(중앙값 10.0 대 70.0 GFLOP/s)
+        """
+        verdict = self.verdict(a, b, work)
+        ko_a, ko_b = (korean_label(labels[name]["ko"]) for name in (a, b))
+        en_a, en_b = labels[a]["en"], labels[b]["en"]
+        rate_a, rate_b = (ratio_text(work[name] / self.timing(name).median) for name in (a, b))
+        factor = ratio_text(verdict.factor)
+        ko_medians, en_medians = f"(중앙값 {rate_a} 대 {rate_b} {unit})", f"(median {rate_a} against {rate_b} {unit})"
+        if verdict.outcome == "same":
+            return {"ko": f"이 기계에서 {ko_a}{particle(ko_a, '와', '과')} {ko_b}의 {unit} 값은 거의 같았습니다"
+                          f"(중앙값 {rate_a} 대 {rate_b} {unit}, {factor}배)",
+                    "en": f"{en_a} and {en_b} reached about the same {unit} on this machine "
+                          f"(median {rate_a} against {rate_b} {unit}, a ratio of {factor})"}
+        if verdict.outcome == "faster":
+            return {"ko": f"{ko_a}의 {unit} 값은 {ko_b}보다 {factor}배 높았습니다{ko_medians}",
+                    "en": f"{en_a} reached {factor}× the {unit} of {en_b} {en_medians}"}
+        return {"ko": f"{ko_a}의 {unit} 값은 {ko_b}의 {factor}분의 1이었습니다{ko_medians}",
+                "en": f"{en_a} reached 1/{factor} of the {unit} of {en_b} {en_medians}"}
+
+    def glue_rates(self, name: str, a: str, b: str, work: dict[str, float], unit: str,
+                   labels: dict[str, dict[str, str]]) -> Verdict:
+        """Glue ``rate_sentences`` for a page (``name_ko``, ``name_en``); return the verdict."""
+        from myst_nb import glue
+
+        for language, sentence in self.rate_sentences(a, b, work, unit, labels).items():
+            glue(f"{name}_{language}", sentence, display=False)
+        return self.verdict(a, b, work)
 
     def glue(self, name: str, a: str, b: str, labels: dict[str, dict[str, str]]) -> Verdict:
         """Glue the sentences (``name_ko``, ``name_en``) for a page, with myst-nb; return the verdict."""

@@ -18,7 +18,8 @@ GLOSSARY = """# Glossary
 
 
 def test_every_row_becomes_a_term_with_its_line():
-    terms = read_terms(GLOSSARY.format(row="| cache hit / miss | 캐시 적중 / 캐시 미스 | Found or not. | 찾았는지입니다. |"), "glossary.md")
+    row = "| cache hit / miss | 캐시 적중 / 캐시 미스 | Found or not. | 찾았는지입니다. |"
+    terms = read_terms(GLOSSARY.format(row=row), "glossary.md")
     assert [(t.line, t.anchor) for t in terms] == [(5, "term-array"), (6, "term-cache-hit-miss"), (7, "term-device")]
     cache = terms[1].forms
     assert [(f.text, f.title) for f in cache["ko"]] == [("캐시 적중", "cache hit"), ("캐시 미스", "cache miss")]
@@ -83,7 +84,8 @@ def test_each_link_lands_on_its_row_with_the_same_id_in_both_languages(site, lan
     rows = {tr["id"]: tr for tr in page(site, language, "glossary").select("table.learnjax-glossary tbody tr")}
     assert list(rows) == ["term-array", "term-compile-compilation", "term-jit-compilation", "term-tracer-tracing"]
     cells = [td.get_text() for td in rows["term-tracer-tracing"].select("td")]
-    definition = {"ko": "KODEF 함수가 하는 연산을 기록하는 일입니다.", "en": "ENDEF recording the operations a function applies."}
+    definition = {"ko": "KODEF 함수가 하는 연산을 기록하는 일입니다.",
+                  "en": "ENDEF recording the operations a function applies."}
     assert cells == ["tracer / tracing", "트레이서 / 트레이싱", definition[language]]  # the page's language only
     header = [th.get_text() for th in page(site, language, "glossary").select("table.learnjax-glossary thead th")]
     assert header == ["English", "한국어", {"ko": "정의", "en": "Definition"}[language]]

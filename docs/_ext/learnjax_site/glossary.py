@@ -179,7 +179,8 @@ def term_forms(english: str, korean: str) -> dict[str, tuple[Form, ...]]:
 def table_rows(text: str) -> tuple[int, list[tuple[int, list[str]]]]:
     """(line of the header, [(line, cells), ...]) of the glossary's table; 1-based lines.
 
-    >>> table_rows("# G\\n\\n| English | 한국어 | Definition | 정의 |\\n| --- | --- | --- | --- |\\n| a | 가 | A. | 가. |\\n")
+    >>> text = "| English | 한국어 | Definition | 정의 |\\n| --- | --- | --- | --- |\\n| a | 가 | A. | 가. |\\n"
+    >>> table_rows("# G\\n\\n" + text)
     (3, [(5, ['a', '가', 'A.', '가.'])])
     """
     lines = text.splitlines()
