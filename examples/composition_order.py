@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
 from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
-from timing import Comparison, Timing, compare, machine  # noqa: E402
+from timing import Comparison, Timing, compare  # noqa: E402
 
 DEFAULT_BATCH_SIZES = (1, 100, 10_000)
 N_FEATURES = 3
@@ -243,7 +243,8 @@ def main(argv: list[str] | None = None):
                         help="interleaved rounds of cold calls, each a freshly composed function (default: 6)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
     args = parser.parse_args(argv)
-    print(f"{machine()}; both orders measured together, interleaved: warm, {args.rounds} rounds; "
+    print(f"JAX {jax.__version__} on {device_name()}; both orders measured together, interleaved: "
+          f"warm, {args.rounds} rounds; "
           f"cold, {args.cold_rounds} rounds")
     traces = {order: count_work(order) for order in ORDERS}
     for order, counts in traces.items():
