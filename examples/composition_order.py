@@ -2,16 +2,16 @@
 
 The exercise of the lesson "Composable transformations": for each batch size it builds the
 per-example gradients of a linear model's squared-error loss in both orders, checks that they agree,
-and times each order:
+and compares the two orders twice, each time measured together, interleaved (``timing.compare``):
 
-* ``jit(vmap) cold`` / ``vmap(jit) cold``: the first call of a freshly composed function (tracing,
-  batching, compiling and running);
-* ``jit(vmap) warm`` / ``vmap(jit) warm``: later calls, after a warm-up.
+* cold: the first call of a freshly composed function (tracing, batching, compiling and running);
+* warm: later calls of one composed function, after a warm-up.
 
 It also counts, over a few calls of each order, how often Python ran the function that ``vmap``
 maps, how often JAX traced ``loss_fn``, and how many XLA compilations happened: the counts explain
 the timings. Every timing blocks on the result before reading the clock (``block_until_ready``) and
-is reported as the median with the spread (min to max) of the runs.
+is reported as the median with the spread (fastest to slowest) of the rounds; which order was faster
+is said by ``timing.py``'s rule, in its sentences.
 
     python examples/composition_order.py --batch-sizes 1 100 10000 --plot composition_order.png
 """
@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import collections
 import sys
-import time
 from pathlib import Path
 
 import jax
@@ -30,13 +29,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
 from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
-from timing import Timing, device, machine, time_call, time_cold_jit  # noqa: E402
+from timing import Comparison, Timing, compare  # noqa: E402
 
 DEFAULT_BATCH_SIZES = (1, 100, 10_000)
 N_FEATURES = 3
 IN_AXES = (None, 0, 0)  # params shared by every example; x and y mapped over their first axis
 ORDERS = ("jit(vmap)", "vmap(jit)")
+KINDS = ("cold", "warm")
 METHODS = ("jit(vmap) cold", "jit(vmap) warm", "vmap(jit) cold", "vmap(jit) warm")
+# How the verdict sentences of timing.py name each order (a Korean label ends in a Hangul word).
+LABELS = {"jit(vmap)": {"ko": "jit(vmap) 순서", "en": "jit(vmap)"},
+          "vmap(jit)": {"ko": "vmap(jit) 순서", "en": "vmap(jit)"}}
 
 COUNTS: collections.Counter = collections.Counter()  # what ran, filled by the functions below
 
@@ -137,70 +140,95 @@ def loop_reference(params, x, y):
     return jax.tree.map(lambda *leaves: jnp.stack(leaves), *grads)
 
 
-def time_cold_vmap_of_jit(params, x, y, repeats: int = 3) -> Timing:
-    """Time the first call of freshly composed ``vmap(jit(grad))`` functions: each compiles anew.
+def benchmark_size(batch_size: int, rounds: int = 20, cold_rounds: int = 6) -> dict[str, Comparison]:
+    """Compare both orders on one batch size, cold and warm, each comparison interleaved; check
+    first that the orders agree. Returns ``{"cold": Comparison, "warm": Comparison}``, whose
+    variants are named as in ``ORDERS``.
 
-    >>> len(time_cold_vmap_of_jit(*make_batch(2), repeats=2).samples)
-    2
-    """
-    samples = []
-    for _ in range(repeats):
-        fresh = compose("vmap(jit)")  # a new inner jit: nothing in its caches
-        start = time.perf_counter()
-        jax.block_until_ready(fresh(params, x, y))
-        samples.append(time.perf_counter() - start)
-    return Timing(samples)
+    A cold call composes a fresh function, which JAX traces and compiles anew, and calls it once;
+    the warm calls reuse one composed function per order, after a warm-up.
 
-
-def benchmark_size(batch_size: int, repeats: int = 20) -> dict[str, Timing]:
-    """Time both orders, cold and warm, on one batch size; check they agree first.
-
-    >>> timings = benchmark_size(8, repeats=2)
-    >>> sorted(timings) == sorted(METHODS)
-    True
+    >>> c = benchmark_size(8, rounds=6)
+    >>> sorted(c), sorted(c["warm"].samples) == sorted(ORDERS), c["cold"].rounds, c["warm"].rounds
+    (['cold', 'warm'], True, 6, 6)
     """
     params, x, y = make_batch(batch_size)
-    jit_of_vmap, vmap_of_jit = compose("jit(vmap)"), compose("vmap(jit)")
-    a, b = jit_of_vmap(params, x, y), vmap_of_jit(params, x, y)
+    composed = {order: compose(order) for order in ORDERS}
+    a, b = (composed[order](params, x, y) for order in ORDERS)
     assert all(np.allclose(a[k], b[k], rtol=1e-4, atol=1e-5) for k in a), "the two orders disagree"
-    per_example_grad = jax.vmap(jax.grad(loss_fn), in_axes=IN_AXES)
     return {
-        "jit(vmap) cold": time_cold_jit(per_example_grad, params, x, y),
-        "jit(vmap) warm": time_call(lambda: jit_of_vmap(params, x, y), repeats),
-        "vmap(jit) cold": time_cold_vmap_of_jit(params, x, y),
-        "vmap(jit) warm": time_call(lambda: vmap_of_jit(params, x, y), repeats),
+        "cold": compare({order: lambda order=order: compose(order)(params, x, y) for order in ORDERS},
+                        rounds=cold_rounds),
+        "warm": compare({order: lambda fn=fn: fn(params, x, y) for order, fn in composed.items()},
+                        rounds=rounds),
     }
 
 
-def run(batch_sizes, repeats: int = 20) -> dict[int, dict[str, Timing]]:
-    """Benchmark every batch size; returns ``{batch_size: {method: Timing}}``."""
-    return {n: benchmark_size(n, repeats) for n in batch_sizes}
+def run(batch_sizes, rounds: int = 20, cold_rounds: int = 6) -> dict[int, dict[str, Comparison]]:
+    """Benchmark every batch size; returns ``{batch_size: {"cold": Comparison, "warm": Comparison}}``."""
+    return {n: benchmark_size(n, rounds, cold_rounds) for n in batch_sizes}
 
 
-def format_table(results: dict[int, dict[str, Timing]]) -> str:
-    """A plain-text table of median times (ms) with the spread, one row per batch size.
+def timings(results: dict[int, dict[str, Comparison]]) -> dict[int, dict[str, Timing]]:
+    """The results as ``{batch_size: {method: Timing}}``, a method being ``"<order> <kind>"`` (``METHODS``).
 
-    >>> print(format_table({100: {m: Timing([0.001, 0.003]) for m in METHODS}}))  # doctest: +NORMALIZE_WHITESPACE
-     batch     jit(vmap) cold ms     jit(vmap) warm ms     vmap(jit) cold ms     vmap(jit) warm ms
-       100   2.000 (1.000-3.000)   2.000 (1.000-3.000)   2.000 (1.000-3.000)   2.000 (1.000-3.000)
+    >>> c = Comparison({"jit(vmap)": [0.001] * 6, "vmap(jit)": [0.002] * 6})
+    >>> t = timings({8: {"cold": c, "warm": c}})
+    >>> sorted(t[8]) == sorted(METHODS), t[8]["vmap(jit) warm"].median
+    (True, 0.002)
     """
-    width = 24
-    rows = [f"{'batch':>6}" + "".join(f"{m + ' ms':>{width}}" for m in METHODS)]
-    for n, timings in results.items():
-        cells = (f"{t.median * 1e3:.3f} ({t.fastest * 1e3:.3f}-{t.slowest * 1e3:.3f})"
-                 for t in (timings[m] for m in METHODS))
-        rows.append(f"{n:>6}" + "".join(f"{cell:>{width}}" for cell in cells))
+    return {n: {f"{order} {kind}": by_kind[kind].timing(order) for order in ORDERS for kind in KINDS}
+            for n, by_kind in results.items()}
+
+
+def format_table(results: dict[int, dict[str, Comparison]]) -> str:
+    """A plain-text table of median times (ms) with the spread (fastest–slowest), one row per batch size.
+
+    >>> c = Comparison({"jit(vmap)": [0.001, 0.003] * 3, "vmap(jit)": [0.002, 0.004] * 3})
+    >>> print(format_table({100: {"cold": c, "warm": c}}))
+      batch       jit(vmap) cold       jit(vmap) warm       vmap(jit) cold       vmap(jit) warm
+        100  2.00 ms (1.00–3.00)  2.00 ms (1.00–3.00)  3.00 ms (2.00–4.00)  3.00 ms (2.00–4.00)
+    """
+    cells = {n: {m: str(t) for m, t in by_method.items()} for n, by_method in timings(results).items()}
+    width = max(len(cell) for row in cells.values() for cell in row.values())
+    rows = [f"{'batch':>7}" + "".join(f"  {m:>{width}}" for m in METHODS)]
+    for n, row in cells.items():
+        rows.append(f"{n:>7,}" + "".join(f"  {row[m]:>{width}}" for m in METHODS))
     return "\n".join(rows)
 
 
-def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
+def verdicts(results: dict[int, dict[str, Comparison]], language: str = "en") -> list[str]:
+    """For each batch size and kind, ``timing.py``'s sentence on ``jit(vmap)`` against ``vmap(jit)``.
+
+    >>> fast, slow = [0.001, 0.0011] * 3, [0.003, 0.0031] * 3
+    >>> print(verdicts({8: {"cold": Comparison({"jit(vmap)": fast, "vmap(jit)": slow}),
+    ...                     "warm": Comparison({"jit(vmap)": slow, "vmap(jit)": fast})}})[1])
+    batch 8, warm: jit(vmap) was 2.91× slower than vmap(jit) (median 3.05 ms against 1.05 ms)
+    """
+    return [f"batch {n:,}, {kind}: " + by_kind[kind].sentences(*ORDERS, LABELS)[language]
+            for n, by_kind in results.items() for kind in KINDS]
+
+
+def device_name() -> str:
+    """The device for a plot's title: its kind and backend, the backend in capitals ("CPU" alone on a CPU).
+
+    >>> jax.default_backend().upper() in device_name()
+    True
+    """
+    backend = jax.default_backend().upper()
+    kind = jax.devices()[0].device_kind
+    return backend if kind.upper() == backend else f"{kind} ({backend})"
+
+
+def plot(results: dict[int, dict[str, Comparison]], path: str) -> None:
     """Write a log-log plot of median time against batch size, with min-max bars, in both languages."""
     fig, ax = new_figure()
-    plot_medians(ax, results, METHODS, dashed={m for m in METHODS if m.endswith("cold")})
+    legend = {f"{order} {kind}": f"{order} {korean} · {kind}"
+              for order in ORDERS for kind, korean in zip(KINDS, ("콜드", "웜"), strict=True)}
+    plot_medians(ax, timings(results), METHODS, labels=legend, dashed={m for m in METHODS if m.endswith("cold")})
     ax.set_xscale("log")
     ax.set_xlabel("배치 크기 · batch size (examples)")
-    ax.set_title(f"샘플별 기울기, 합성 순서 · per-example gradients, composition order\n"
-                 f"{device()}")
+    ax.set_title(f"샘플별 기울기, 합성 순서 · per-example gradients, composition order\n{device_name()}")
     ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
     save(fig, path)
 
@@ -209,16 +237,23 @@ def main(argv: list[str] | None = None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=list(DEFAULT_BATCH_SIZES),
                         help="batch sizes to time (default: %(default)s)")
-    parser.add_argument("--repeats", type=int, default=20, help="timed warm calls per method (default: 20)")
+    parser.add_argument("--rounds", type=int, default=20,
+                        help="interleaved rounds of warm calls, one call of each order a round (default: 20)")
+    parser.add_argument("--cold-rounds", type=int, default=6,
+                        help="interleaved rounds of cold calls, each a freshly composed function (default: 6)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
     args = parser.parse_args(argv)
-    print(f"{machine()}; "
-          f"warm: median of {args.repeats} calls; cold: median of 3 freshly composed functions")
+    print(f"JAX {jax.__version__} on {device_name()}; both orders measured together, interleaved: "
+          f"warm, {args.rounds} rounds; "
+          f"cold, {args.cold_rounds} rounds")
     traces = {order: count_work(order) for order in ORDERS}
     for order, counts in traces.items():
         print(f"{order}, 3 calls: " + ", ".join(f"{key} {value}" for key, value in counts.items()))
-    results = run(args.batch_sizes, args.repeats)
+    results = run(args.batch_sizes, args.rounds, args.cold_rounds)
+    print("\nmedian (fastest–slowest) of the rounds:")
     print(format_table(results))
+    print()
+    print("\n".join(verdicts(results)))
     write_plot(plot, args.plot, results)
     return results, traces
 

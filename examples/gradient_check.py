@@ -205,9 +205,9 @@ def plot(losses, true_loss: float, path: str) -> None:
     ax.plot(range(len(losses)), losses, label="경사 하강법 · gradient descent")
     ax.axhline(true_loss, color="gray", linestyle="--", label="참 매개변수의 손실 · loss at the true parameters")
     ax.set_yscale("log")
-    ax.set_xlabel("단계 · step")
+    ax.set_xlabel("스텝 · step")
     ax.set_ylabel("손실 (평균 제곱 오차) · loss (mean squared error)")
-    ax.set_title(f"선형 회귀 · linear regression ({jax.default_backend()})")
+    ax.set_title(f"선형 회귀 · linear regression ({jax.default_backend().upper()})")
     ax.legend()
     ax.grid(True, which="both", alpha=0.3)
     save(fig, path)
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     X, y = make_data(jax.random.key(args.seed), n=args.samples)
     params = init_params()
-    print(f"JAX {jax.__version__} ({jax.default_backend()}); {args.samples} samples, float32")
+    print(f"JAX {jax.__version__} ({jax.default_backend().upper()}); {args.samples} samples, float32")
     print("\ncentral differences vs jax.grad, at the initial parameters (relative error):")
     report = check(params, X, y, args.eps)
     print(format_check(report))
@@ -235,12 +235,12 @@ def main(argv: list[str] | None = None) -> dict:
     true_params = {"w": jnp.asarray(TRUE_W), "b": jnp.asarray(TRUE_B)}
     true_loss = float(loss(true_params, X, y))
     print(f"\n{args.steps} steps of gradient descent, learning rate {args.lr}:")
-    print(f"loss {losses[0]:.4f} -> {float(loss(fitted, X, y)):.4f} (loss at the true parameters: {true_loss:.4f})")
+    print(f"loss {losses[0]:#.3g} -> {float(loss(fitted, X, y)):#.3g} (loss at the true parameters: {true_loss:#.3g})")
     print("fitted w:", np.round(np.asarray(fitted["w"]), 3), "  true w:", np.asarray(TRUE_W))
     print(f"fitted b: {float(fitted['b']):.3f}   true b: {TRUE_B}")
     write_plot(plot, args.plot, losses, true_loss)
     return {"check": report, "losses": losses, "final_loss": float(loss(fitted, X, y)), "true_loss": true_loss,
-            "fitted": fitted, "true": true_params, "steps": args.steps, "lr": args.lr}
+            "fitted": fitted, "true": true_params, "steps": args.steps, "lr": args.lr, "data": (X, y)}
 
 
 if __name__ == "__main__":
