@@ -411,12 +411,17 @@ def particle(word: str, after_vowel: str, after_consonant: str) -> str:
 
 
 def device() -> str:
-    """The device the programs run on, as their output and plots name it: ``kind (backend)``.
+    """The device the programs run on, as their output and plots name it: its kind, then the
+    backend in capitals unless the kind says it ("CPU", "NVIDIA H100 80GB HBM3 GPU").
 
-    >>> device() == f"{jax.devices()[0].device_kind} ({jax.default_backend()})"
+    >>> kind, backend = jax.devices()[0].device_kind, jax.default_backend().upper()
+    >>> device() == (backend if kind.upper() == backend else f"{kind} {backend}")
     True
     """
-    return f"{jax.devices()[0].device_kind} ({jax.default_backend()})"
+    kind, backend = jax.devices()[0].device_kind, jax.default_backend().upper()
+    if kind.upper() == backend:
+        return backend
+    return kind if backend in kind.upper().split() else f"{kind} {backend}"
 
 
 def machine() -> str:
