@@ -156,8 +156,8 @@ def plot_payoff(results: dict[int, Comparison], path: str) -> None:
     ax.set_xticks(list(results), [f"{n}\nN = {calls_text(break_even(c))}" for n, c in results.items()], minor=False)
     ax.xaxis.set_minor_locator(NullLocator())
     ax.margins(x=0.08)
-    ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32);   N: 손익분기 호출 수 · break-even calls "
-                  "(-: 가려지지 않음 · not separated)")
+    ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32)\n"
+                  "N: 손익분기 호출 수 · break-even calls (-: 가려지지 않음 · not separated)")
     ax.set_title(f"jit의 손익분기 · jit break-even, matmul on {device()}")
     ax.legend(loc="upper left")
     save(fig, path)
