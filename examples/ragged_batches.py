@@ -11,10 +11,12 @@ trained with SGD on a synthetic regression dataset of ``--dataset-size`` example
 
 Each way gets a freshly jitted training step. The program counts that step's XLA compilations (JAX
 reports each one as a ``jax.monitoring`` event), times the first epoch (cold: compilation included)
-apart from the later ones (warm: median and spread), and checks that the three ways end with the
-same parameters: the mask makes padding change nothing but the shapes.
+apart from the later ones (warm), each as a median with its spread, and checks that the ways end
+with the same parameters: the mask makes padding change nothing but the shapes. The ways are timed
+together, interleaved (``timing.compare``), and compared under the site's rule: a sentence says one
+was faster only when the measurements separate.
 
-    python examples/ragged_batches.py --dataset-size 10000 --batch-size 512 --epochs 5 --plot epochs.png
+    python examples/ragged_batches.py --dataset-size 10000 --batch-size 512 --epochs 10 --plot epochs.png
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -32,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
 from plotting import new_figure, save, write_plot  # noqa: E402
-from timing import Timing, machine, time_call  # noqa: E402
+from timing import MIN_ROUNDS, Comparison, compare, machine  # noqa: E402
 
 STRATEGIES = ("ragged", "padded", "bucketed")
 N_FEATURES = 32
@@ -200,52 +201,71 @@ def run_epoch(step, params, batches):
     return params, float(np.mean(jax.device_get(losses)))
 
 
-def train(strategy: str, dataset_size: int, batch_size: int, epochs: int, buckets: int = 4,
-          cold_repeats: int = 3) -> dict:
-    """Train ``epochs`` epochs one way; count the step's compilations and time the epochs.
+def train_all(strategies, dataset_size: int, batch_size: int, epochs: int, buckets: int = 4,
+              cold_rounds: int = MIN_ROUNDS) -> tuple[dict, Comparison, Comparison]:
+    """Train every strategy ``epochs`` epochs, timing the strategies together; count compilations.
 
-    Returns the compilations in the first epoch and in all later ones, the first epoch's time (cold:
-    ``cold_repeats`` runs, each with a fresh step), the later epochs' times (warm), the batch sizes
-    the step saw, the padded rows per epoch, and the final parameters and loss.
+    The first epoch is the cold one: each run makes a fresh step (so it compiles what it needs) and
+    starts from the initial parameters. ``compare`` times it for all strategies interleaved, in
+    ``cold_rounds`` rounds; the last run leaves each strategy one epoch into training. The later
+    ``epochs - 1`` epochs are the warm ones, timed interleaved too, one round per epoch, so every
+    strategy ends after exactly ``epochs`` epochs from the same start.
 
-    >>> r = train("ragged", dataset_size=10, batch_size=4, epochs=3)
-    >>> r["compiles first epoch"], r["compiles later epochs"], r["batch sizes"]
-    (2, 0, [2, 4])
-    >>> train("padded", dataset_size=10, batch_size=4, epochs=2)["compiles first epoch"]
-    1
+    Returns, per strategy: the step's compilations in a first epoch and in all later ones, the
+    cold and warm timings, the batch sizes the step saw, the padded rows per epoch, the final
+    parameters and loss; and the two comparisons (cold, warm).
+
+    >>> results, cold, warm = train_all(["ragged", "padded"], dataset_size=10, batch_size=4, epochs=7)
+    >>> [(r["compiles first epoch"], r["compiles later epochs"], r["batch sizes"]) for r in results.values()]
+    [(2, 0, [2, 4]), (1, 0, [4])]
+    >>> cold.rounds, warm.rounds
+    (6, 6)
     """
+    if epochs - 1 < MIN_ROUNDS:
+        raise ValueError(f"epochs must be at least {MIN_ROUNDS + 1}: one cold epoch, then {MIN_ROUNDS} warm "
+                         "rounds, the fewest that can separate (see timing.py)")
     listen_for_compiles()
     x, y = make_dataset(dataset_size)
-    batches = make_batches(x, y, batch_size, strategy, buckets)
-    state = {"params": init_params(), "loss": None}
+    batches = {s: make_batches(x, y, batch_size, s, buckets) for s in strategies}
+    state = {s: {"step": None, "params": None, "loss": None, "first": [], "later": 0} for s in strategies}
 
-    def epoch():
-        state["params"], state["loss"] = run_epoch(step, state["params"], batches)
-        return state["params"]
-
-    # The first epoch compiles what it needs: it is the cold figure, timed on fresh steps (median).
-    cold_samples, first_epoch_compiles = [], []
-    for _ in range(cold_repeats):
-        step = make_train_step()
-        state["params"] = init_params()
+    def epoch(strategy: str):
+        """One epoch of ``strategy`` with its current step; its compilations are noted."""
+        mine = state[strategy]
         before = COMPILES["jit(train_step)"]
-        start = time.perf_counter()
-        epoch()
-        cold_samples.append(time.perf_counter() - start)
-        first_epoch_compiles.append(COMPILES["jit(train_step)"] - before)
-    assert len(set(first_epoch_compiles)) == 1, first_epoch_compiles  # every fresh step compiles alike
-    after_first = COMPILES["jit(train_step)"]
-    warm = time_call(epoch, repeats=epochs - 1, warmup=0) if epochs > 1 else Timing([math.nan])
-    return {
-        "compiles first epoch": first_epoch_compiles[0],
-        "compiles later epochs": COMPILES["jit(train_step)"] - after_first,
-        "cold": Timing(cold_samples),
-        "warm": warm,
-        "batch sizes": sorted({int(b[0].shape[0]) for b in batches}),
-        "padded rows": sum(int(b[0].shape[0]) for b in batches) - dataset_size,
-        "params": state["params"],
-        "loss": float(state["loss"]),
-    }
+        mine["params"], mine["loss"] = run_epoch(mine["step"], mine["params"], batches[strategy])
+        return COMPILES["jit(train_step)"] - before
+
+    def first_epoch(strategy: str):
+        def run():
+            state[strategy]["step"], state[strategy]["params"] = make_train_step(), init_params()
+            state[strategy]["first"].append(epoch(strategy))
+            return state[strategy]["params"]
+        return run
+
+    def later_epoch(strategy: str):
+        def run():
+            state[strategy]["later"] += epoch(strategy)
+            return state[strategy]["params"]
+        return run
+
+    cold = compare({s: first_epoch(s) for s in strategies}, rounds=cold_rounds, warmup=0)
+    warm = compare({s: later_epoch(s) for s in strategies}, rounds=epochs - 1, warmup=0)
+    results = {}
+    for s in strategies:
+        first = state[s]["first"]
+        assert len(set(first)) == 1, first  # every fresh step compiles alike
+        results[s] = {
+            "compiles first epoch": first[0],
+            "compiles later epochs": state[s]["later"],
+            "cold": cold.timing(s),
+            "warm": warm.timing(s),
+            "batch sizes": sorted({int(b[0].shape[0]) for b in batches[s]}),
+            "padded rows": sum(int(b[0].shape[0]) for b in batches[s]) - dataset_size,
+            "params": state[s]["params"],
+            "loss": float(state[s]["loss"]),
+        }
+    return results, cold, warm
 
 
 def same_params(a: dict, b: dict, rtol: float = 1e-3, atol: float = 1e-4) -> bool:
@@ -258,37 +278,51 @@ def same_params(a: dict, b: dict, rtol: float = 1e-3, atol: float = 1e-4) -> boo
 
 
 def format_table(results: dict) -> str:
-    """A plain-text table: compilations, batch sizes, padded rows, first and later epochs in ms.
+    """A plain-text table: compilations, batch sizes, padded rows, and the first and later epochs'
+    times as median (fastest–slowest) in milliseconds.
 
+    >>> from timing import Timing
     >>> row = {"compiles first epoch": 1, "compiles later epochs": 0, "batch sizes": [4],
-    ...        "padded rows": 2, "cold": Timing([0.1]), "warm": Timing([0.001, 0.002]), "loss": 0.5}
+    ...        "padded rows": 2, "cold": Timing([0.1, 0.12]), "warm": Timing([0.001, 0.002]), "loss": 0.5}
     >>> print(format_table({"padded": row}))  # doctest: +NORMALIZE_WHITESPACE
-    strategy  compiles  batch sizes  padded rows  1st epoch ms  later epochs ms (min-max)  loss
-      padded         1          [4]            2       100.000     1.500 (1.000-2.000)   0.5000
+    strategy  compiles  batch sizes  padded rows  first epoch (cold)    later epochs (warm)   loss
+      padded         1          [4]            2  110 ms (100–120)      1.50 ms (1.00–2.00)   0.5000
     """
-    header = f"{'strategy':>8}  {'compiles':>8}  {'batch sizes':>11}  {'padded rows':>11}  {'1st epoch ms':>12}" \
-             f"  {'later epochs ms (min-max)':>25}  {'loss':>6}"
+    header = f"{'strategy':>8}  {'compiles':>8}  {'batch sizes':>11}  {'padded rows':>11}  " \
+             f"{'first epoch (cold)':<20}  {'later epochs (warm)':<20}  {'loss':>6}"
     rows = [header]
     for name, r in results.items():
         compiles = r["compiles first epoch"] + r["compiles later epochs"]
-        warm = f"{r['warm'].median * 1e3:.3f} ({r['warm'].fastest * 1e3:.3f}-{r['warm'].slowest * 1e3:.3f})"
-        rows.append(f"{name:>8}  {compiles:>8}  {str(r['batch sizes']):>11}  {r['padded rows']:>11}"
-                    f"  {r['cold'].median * 1e3:>12.3f}  {warm:>25}  {r['loss']:>6.4f}")
+        rows.append(f"{name:>8}  {compiles:>8}  {str(r['batch sizes']):>11}  {r['padded rows']:>11}  "
+                    f"{str(r['cold']):<20}  {str(r['warm']):<20}  {r['loss']:>6.4f}")
     return "\n".join(rows)
 
 
+def verdicts(comparison: Comparison, reference: str = "ragged") -> list[str]:
+    """The site's sentence (in English) for every strategy of ``comparison`` against ``reference``.
+
+    >>> c = Comparison({"ragged": [2.0] * 6, "padded": [1.0] * 6})
+    >>> verdicts(c)
+    ['padded was 2.00× faster than ragged (median 1,000 ms against 2,000 ms)']
+    """
+    labels = {name: {"ko": f"{name} 쪽", "en": name} for name in comparison.samples}
+    return [comparison.sentences(name, reference, labels)["en"]
+            for name in comparison.samples if name != reference and reference in comparison.samples]
+
+
 def plot(results: dict, path: str) -> None:
-    """Bars of the first epoch (compiles included) and of the later epochs' median, per strategy."""
+    """Bars of the first epoch (compiles included) and of the later epochs, medians with their
+    fastest–slowest range, per strategy."""
     fig, ax = new_figure()
     names = list(results)
     positions = np.arange(len(names))
-    cold = [results[n]["cold"].median * 1e3 for n in names]
-    warm = np.array([results[n]["warm"].median for n in names]) * 1e3
-    spread = [warm - [results[n]["warm"].fastest * 1e3 for n in names],
-              [results[n]["warm"].slowest * 1e3 for n in names] - warm]
-    ax.bar(positions - 0.2, cold, width=0.4, label="첫 에포크(컴파일 포함) · first epoch (compiles included)")
-    ax.bar(positions + 0.2, warm, width=0.4, yerr=spread, capsize=3,
-           label="이후 에포크(중앙값) · later epochs (median)")
+    for offset, key, label in ((-0.2, "cold", "첫 에포크(컴파일 포함) · first epoch (compiles included)"),
+                               (0.2, "warm", "이후 에포크 · later epochs")):  # bars: median; lines: fastest-slowest
+        medians = np.array([results[n][key].median for n in names]) * 1e3
+        spread = [medians - [results[n][key].fastest * 1e3 for n in names],
+                  [results[n][key].slowest * 1e3 for n in names] - medians]
+        ax.bar(positions + offset, medians, width=0.4, yerr=spread, capsize=3, label=label)
+    cold = [results[n]["cold"].slowest * 1e3 for n in names]
     for i, n in enumerate(names):
         compiles = results[n]["compiles first epoch"] + results[n]["compiles later epochs"]
         ax.annotate(f"컴파일 {compiles}회 · {compiles} compile(s)", (positions[i] - 0.2, cold[i]),
@@ -297,36 +331,44 @@ def plot(results: dict, path: str) -> None:
     ax.set_yscale("log")
     ax.set_ylim(top=max(cold) * 20)  # room for the legend above the bars
     ax.set_ylabel("에포크 시간 (ms) · epoch time (ms)")
-    ax.set_title(f"컴파일 횟수와 에포크 시간 · compiles and epoch time ({jax.default_backend()})")
-    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(f"컴파일 횟수와 에포크 시간 · compiles and epoch time ({jax.default_backend().upper()})")
+    ax.legend(loc="upper right", fontsize=8, title="중앙값과 범위 · median and range", title_fontsize=8)
     save(fig, path)
 
 
-def main(argv: list[str] | None = None) -> dict:
+def main(argv: list[str] | None = None) -> tuple[dict, Comparison, Comparison]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dataset-size", type=int, default=10_000, help="examples in the dataset (default: 10000)")
     parser.add_argument("--batch-size", type=int, default=512, help="examples per batch (default: 512)")
-    parser.add_argument("--epochs", type=int, default=5, help="epochs per strategy, at least 2 (default: 5)")
+    parser.add_argument("--epochs", type=int, default=MIN_ROUNDS + 1,
+                        help=f"epochs per strategy, at least {MIN_ROUNDS + 1}: the first is the cold one, the "
+                             f"others are the warm rounds (default: {MIN_ROUNDS + 1})")
     parser.add_argument("--buckets", type=int, default=4,
                         help="bucket sizes for 'bucketed', in equal steps up to the batch size (default: 4)")
     parser.add_argument("--strategies", nargs="+", choices=STRATEGIES, default=list(STRATEGIES),
-                        help="which ways to build the batches (default: all three)")
+                        help="which ways to build the batches, two or more (default: all three)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG bar chart to FILE")
     args = parser.parse_args(argv)
-    if args.epochs < 2:
-        parser.error("--epochs must be at least 2 (the first epoch is the cold one)")
+    if args.epochs < MIN_ROUNDS + 1:
+        parser.error(f"--epochs must be at least {MIN_ROUNDS + 1} (one cold epoch, then {MIN_ROUNDS} warm rounds)")
+    if len(set(args.strategies)) < 2:
+        parser.error("--strategies needs two or more: they are measured against each other")
+    strategies = list(dict.fromkeys(args.strategies))
     full, last = divmod(args.dataset_size, args.batch_size)
     print(f"{machine()}; "
           f"{args.dataset_size} examples = {full} batches of {args.batch_size} + {last}; {args.epochs} epochs; "
           f"buckets {bucket_sizes(args.batch_size, args.buckets)}")
-    results = {s: train(s, args.dataset_size, args.batch_size, args.epochs, args.buckets) for s in args.strategies}
+    results, cold, warm = train_all(strategies, args.dataset_size, args.batch_size, args.epochs, args.buckets)
     print(format_table(results))
-    first = results[args.strategies[0]]["params"]
+    for title, comparison in (("first epochs", cold), ("later epochs", warm)):
+        for sentence in verdicts(comparison):
+            print(f"{title}, interleaved: {sentence}")
+    first = results[strategies[0]]["params"]
     agree = all(same_params(first, r["params"]) for r in results.values())
     print("same final parameters:", agree)
     write_plot(plot, args.plot, results)
-    return results
+    return results, cold, warm
 
 
 if __name__ == "__main__":
-    results = main()
+    results, cold, warm = main()

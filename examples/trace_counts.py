@@ -1,6 +1,6 @@
 """Predict, then count: which calls of a jitted function trace it again, and which compile.
 
-The exercise of the lesson "What jit does: tracing, compiling, caching". One jitted function,
+The exercise of the lesson "What jit does". One jitted function,
 ``double``, is called with a sequence of arguments. For each call the program reports:
 
 * ``traced``: how many times Python ran the function's body (a counter inside it; the body runs
