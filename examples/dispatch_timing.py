@@ -1,17 +1,22 @@
 """Time-to-return against time-to-ready of one JAX operation, and the cost of converting its result to NumPy.
 
-The exercise of the lesson "JAX as accelerated NumPy": for each size n it multiplies two n×n float32
-matrices with ``jnp.dot`` and measures three things:
+The exercise of the lesson "How jax.numpy differs from NumPy": for each size n it multiplies two n×n
+float32 matrices with ``jnp.dot`` and measures three things:
 
 * ``return``: how long the call takes to hand back a ``jax.Array``. With asynchronous dispatch the
-  work may still be running when it returns;
+  work may still be running when it returns. It is clocked inside the call, around the call alone;
+  the work is then waited for off this clock, so it never spills into the next measurement;
 * ``ready``: how long until the result exists (the call, then ``jax.block_until_ready``): the site's
   timing method, and the time the work really takes;
-* ``to numpy``: how long ``np.asarray`` takes on a result that is already ready. On an accelerator this
-  copies the result from device to host memory; on the CPU backend it may hand back a view of the
-  same memory, with no copy at all (the program checks which and says so).
+* ``to numpy``: how long ``np.asarray`` takes on a result that is already ready, clocked around the
+  conversion alone. On an accelerator this copies the result from device to host memory; on the CPU
+  backend it may hand back a view of the same memory, with no copy at all (the program checks which
+  and says so).
 
-Each figure is the median of several runs after a warm-up, with the spread (min to max).
+Every measure of every size is measured together, interleaved, by ``timing.compare``: a machine that
+drifts during the run hits them all alike, so sizes and measures may be set side by side. Each figure
+is the median of the rounds with its spread (fastest to slowest), and whether "ready" and "return"
+separate is decided by ``Comparison.verdict`` under the site's rule (``timing.py``).
 
     python examples/dispatch_timing.py --sizes 64 256 1024 --plot dispatch.png
 """
@@ -21,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import jax
@@ -29,7 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
 from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
-from timing import Timing, machine, time_call  # noqa: E402
+from timing import Comparison, Timing, compare, machine, ratio_text  # noqa: E402
 
 CPU_SIZES = (64, 128, 256, 512, 1024)
 ACCELERATOR_SIZES = (256, 512, 1024, 2048, 4096, 8192)
@@ -45,42 +51,146 @@ def default_sizes() -> tuple[int, ...]:
     return CPU_SIZES if jax.default_backend() == "cpu" else ACCELERATOR_SIZES
 
 
-def time_to_return(call, repeats: int = 5, warmup: int = 1) -> Timing:
-    """Seconds until ``call()`` returns, without waiting for its result; blocks only after reading the clock.
+def name(measure: str, n: int) -> str:
+    """The name of one measure at one size in the comparison.
 
-    >>> t = time_to_return(lambda: jnp.ones(3) * 2, repeats=3)
-    >>> len(t.samples), all(s > 0 for s in t.samples)
-    (3, True)
+    >>> name("ready", 64)
+    'ready n=64'
     """
-    for _ in range(warmup):
-        jax.block_until_ready(call())
-    samples = []
-    for _ in range(repeats):
+    return f"{measure} n={n}"
+
+
+def returned_call(call, log: list) -> Callable:
+    """A call for ``compare`` that clocks ``call()`` only until it returns, into ``log``.
+
+    ``compare`` then waits for the result, off this clock, before it runs anything else.
+
+    >>> log = []
+    >>> out = returned_call(lambda: jnp.ones(3) * 2, log)()
+    >>> len(log), float(out[0])
+    (1, 2.0)
+    """
+    def timed():
         start = time.perf_counter()
         out = call()
-        samples.append(time.perf_counter() - start)
-        jax.block_until_ready(out)  # let the work finish before the next call, outside the clock
-    return Timing(samples)
+        log.append(time.perf_counter() - start)
+        return out
+    return timed
 
 
-def time_to_numpy(make, repeats: int = 5) -> Timing:
-    """Seconds of ``np.asarray`` on a fresh, ready result of ``make()`` each time.
+def conversion_call(make, log: list) -> Callable:
+    """A call for ``compare`` that makes a fresh result with ``make()``, waits for it, and clocks
+    ``np.asarray`` on it alone, into ``log``.
 
-    A fresh array per run, because JAX may keep the host copy of an array and hand it back the next
-    time; each result is freed outside the clock.
+    A fresh array every time, because JAX keeps the host copy of an array it converted and hands it
+    back the next time.
 
-    >>> t = time_to_numpy(lambda: jnp.ones((4, 4)), repeats=2)
-    >>> len(t.samples)
-    2
+    >>> log = []
+    >>> host = conversion_call(lambda: jnp.ones((4, 4)), log)()
+    >>> len(log), type(host).__name__
+    (1, 'ndarray')
     """
-    samples = []
-    for _ in range(repeats):
+    def timed():
         out = jax.block_until_ready(make())
         start = time.perf_counter()
         host = np.asarray(out)
-        samples.append(time.perf_counter() - start)
-        del host, out
-    return Timing(samples)
+        log.append(time.perf_counter() - start)
+        return host
+    return timed
+
+
+def run(sizes, rounds: int = 9, seed: int = 0) -> Comparison:
+    """Measure every measure of every size together, in ``rounds`` interleaved rounds.
+
+    Returns one ``Comparison`` whose variants are named by ``name(measure, n)``; for ``return`` and
+    ``to numpy`` its samples are the clocks inside the calls (their warm-ups left out).
+
+    ``compare`` rotates the order of the variants from round to round, but each keeps the same
+    neighbours, so the largest size comes first: each small size's calls then follow the next size's,
+    not the largest matrix product, which would leave the machine busy (caches, threads) for them.
+
+    >>> c = run([8, 16], rounds=6)
+    >>> sorted(c.samples) == sorted(name(m, n) for m in MEASURES for n in (8, 16)), c.rounds
+    (True, 6)
+    """
+    calls, inner = {}, {}
+    for n in sorted(sizes, reverse=True):  # a small size's calls follow small work, not the largest
+        a = jax.random.normal(jax.random.key(seed), (n, n), dtype=jnp.float32)
+        b = jax.random.normal(jax.random.key(seed + 1), (n, n), dtype=jnp.float32)
+
+        def dot(a=a, b=b):
+            return jnp.dot(a, b)
+
+        inner[name("return", n)], inner[name("to numpy", n)] = [], []
+        calls[name("return", n)] = returned_call(dot, inner[name("return", n)])
+        calls[name("ready", n)] = dot
+        calls[name("to numpy", n)] = conversion_call(dot, inner[name("to numpy", n)])
+    measured = compare(calls, rounds=rounds)
+    return Comparison({variant: inner[variant][-rounds:] if variant in inner else samples
+                       for variant, samples in measured.samples.items()})
+
+
+def by_size(comparison: Comparison, sizes) -> dict[int, dict[str, Timing]]:
+    """``{n: {measure: Timing}}``, for tables and plots.
+
+    >>> c = Comparison({name(m, 8): [0.001] * 6 for m in MEASURES})
+    >>> by_size(c, [8])[8]["ready"].median
+    0.001
+    """
+    return {n: {m: comparison.timing(name(m, n)) for m in MEASURES} for n in sizes}
+
+
+def ready_against_return(comparison: Comparison, n: int) -> str:
+    """How "ready" compared with "return" at size n, under the site's rule, in a few words.
+
+    >>> c = Comparison({name("ready", 8): [4.0, 4.1, 3.9, 4.0, 4.2, 4.0], name("return", 8): [1.0] * 6})
+    >>> ready_against_return(c, 8)
+    '4.00× slower'
+    >>> same = Comparison({name("ready", 8): [1, 2, 1, 2, 1, 2], name("return", 8): [2, 1, 2, 1, 2, 1]})
+    >>> ready_against_return(same, 8)
+    'same (ratio 1.25)'
+    """
+    verdict = comparison.verdict(name("ready", n), name("return", n))
+    if verdict.outcome == "same":
+        return f"same (ratio {ratio_text(verdict.factor)})"
+    return f"{ratio_text(verdict.factor)}× {verdict.outcome}"
+
+
+def format_table(comparison: Comparison, sizes, copies: bool = True) -> str:
+    """A plain-text table: each measure's median and spread (ms), how "ready" compared with "return",
+    and the conversion's GB/s.
+
+    The GB/s column is left blank (``-``) when ``np.asarray`` made no copy: then it measures no transfer.
+
+    >>> fake = Comparison({name("return", 64): [0.001] * 6, name("ready", 64): [0.004] * 6,
+    ...                    name("to numpy", 64): [0.002] * 6})
+    >>> print(format_table(fake, [64]))  # doctest: +NORMALIZE_WHITESPACE
+        n  return                     ready                      ready vs return    to numpy                     GB/s
+       64  1.00 ms (1.00–1.00)        4.00 ms (4.00–4.00)        4.00× slower       2.00 ms (2.00–2.00)          0.00819
+    >>> print(format_table(fake, [64], copies=False).splitlines()[1])  # doctest: +NORMALIZE_WHITESPACE
+       64  1.00 ms (1.00–1.00)        4.00 ms (4.00–4.00)        4.00× slower       2.00 ms (2.00–2.00)          -
+    """
+    rows = [f"{'n':>5}  {'return':<26} {'ready':<26} {'ready vs return':<18} {'to numpy':<28} GB/s"]
+    for n, timings in by_size(comparison, sizes).items():
+        gbps = ratio_text(n * n * 4 / timings["to numpy"].median / 1e9) if copies else "-"
+        rows.append(f"{n:>5}  {timings['return']!s:<26} {timings['ready']!s:<26} "
+                    f"{ready_against_return(comparison, n):<18} {timings['to numpy']!s:<28} {gbps}")
+    return "\n".join(rows)
+
+
+def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
+    """Write a log-log plot of median time against n, with min-max bars, labelled in both languages."""
+    labels = {"return": "반환까지 · time to return", "ready": "준비까지 · time to ready",
+              "to numpy": "NumPy 변환 · to NumPy"}
+    fig, ax = new_figure()
+    plot_medians(ax, results, MEASURES, labels)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32, jnp.dot)")
+    kind, backend = jax.devices()[0].device_kind, jax.default_backend().upper()
+    where = backend if kind.upper() == backend else f"{kind} ({backend})"
+    ax.set_title(f"비동기 디스패치 · asynchronous dispatch on {where}")
+    ax.legend()
+    save(fig, path)
 
 
 def numpy_view_shares_buffer(x: jax.Array) -> bool:
@@ -95,82 +205,24 @@ def numpy_view_shares_buffer(x: jax.Array) -> bool:
     return host.__array_interface__["data"][0] == x.unsafe_buffer_pointer()
 
 
-def benchmark_size(n: int, repeats: int = 5, seed: int = 0) -> dict[str, Timing]:
-    """Time ``jnp.dot`` of two n×n float32 matrices the three ways in ``MEASURES``.
-
-    >>> timings = benchmark_size(8, repeats=2)
-    >>> sorted(timings) == sorted(MEASURES)
-    True
-    """
-    a = jax.random.normal(jax.random.key(seed), (n, n), dtype=jnp.float32)
-    b = jax.random.normal(jax.random.key(seed + 1), (n, n), dtype=jnp.float32)
-    return {
-        "return": time_to_return(lambda: jnp.dot(a, b), repeats),
-        "ready": time_call(lambda: jnp.dot(a, b), repeats),
-        "to numpy": time_to_numpy(lambda: jnp.dot(a, b), repeats),
-    }
-
-
-def run(sizes, repeats: int = 5) -> dict[int, dict[str, Timing]]:
-    """Benchmark every size; returns ``{n: {measure: Timing}}``."""
-    return {n: benchmark_size(n, repeats) for n in sizes}
-
-
-def format_table(results: dict[int, dict[str, Timing]], copies: bool = True) -> str:
-    """A plain-text table of median milliseconds, the ready/return ratio, and the conversion's GB/s.
-
-    The GB/s column is left blank (``-``) when ``np.asarray`` made no copy: then it measures no transfer.
-
-    >>> fake = {64: {"return": Timing([0.001]), "ready": Timing([0.004]), "to numpy": Timing([0.002])}}
-    >>> print(format_table(fake))  # doctest: +NORMALIZE_WHITESPACE
-        n  return ms  ready ms  ready / return  to numpy ms  to numpy GB/s
-       64     1.0000    4.0000            4.00       2.0000           0.01
-    >>> print(format_table(fake, copies=False).splitlines()[1])  # doctest: +NORMALIZE_WHITESPACE
-       64     1.0000    4.0000            4.00       2.0000              -
-    """
-    header = f"{'n':>5}  {'return ms':>9}  {'ready ms':>8}  {'ready / return':>14}  {'to numpy ms':>11}" \
-             f"  {'to numpy GB/s':>13}"
-    rows = [header]
-    for n, timings in results.items():
-        ms = {m: timings[m].median * 1e3 for m in MEASURES}
-        ratio = timings["ready"].median / timings["return"].median
-        gbps = f"{n * n * 4 / timings['to numpy'].median / 1e9:.2f}" if copies else "-"
-        rows.append(f"{n:>5}  {ms['return']:>9.4f}  {ms['ready']:>8.4f}  {ratio:>14.2f}  {ms['to numpy']:>11.4f}"
-                    f"  {gbps:>13}")
-    return "\n".join(rows)
-
-
-def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
-    """Write a log-log plot of median time against n, with min-max bars, labelled in both languages."""
-    labels = {"return": "반환까지 · time to return", "ready": "준비까지 · time to ready",
-              "to numpy": "NumPy 변환 · to NumPy"}
-    fig, ax = new_figure()
-    plot_medians(ax, results, MEASURES, labels)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32, jnp.dot)")
-    ax.set_title(f"비동기 디스패치 · asynchronous dispatch on {jax.devices()[0].device_kind} "
-                 f"({jax.default_backend()})")
-    ax.legend()
-    save(fig, path)
-
-
-def main(argv: list[str] | None = None) -> dict[int, dict[str, Timing]]:
+def main(argv: list[str] | None = None) -> Comparison:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+",
                         help=f"matrix sizes n to time (default: {list(CPU_SIZES)} on CPU, "
                              f"{list(ACCELERATOR_SIZES)} on an accelerator)")
-    parser.add_argument("--repeats", type=int, default=5, help="timed runs per measure (default: 5)")
+    parser.add_argument("--rounds", type=int, default=9,
+                        help="interleaved rounds, each timing every measure of every size once (default: 9)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
     args = parser.parse_args(argv)
     sizes = args.sizes or list(default_sizes())
     copies = not numpy_view_shares_buffer(jnp.ones((4, 4)))
-    print(f"{machine()}; "
-          f"median of {args.repeats} runs; np.asarray {'copies to host' if copies else 'makes a view, no copy'}")
-    results = run(sizes, args.repeats)
-    print(format_table(results, copies))
-    write_plot(plot, args.plot, results)
-    return results
+    print(f"{machine()}; {args.rounds} interleaved rounds, median (fastest–slowest); "
+          f"np.asarray {'copies to host' if copies else 'makes a view, no copy'}")
+    comparison = run(sizes, args.rounds)
+    print(format_table(comparison, sizes, copies))
+    write_plot(plot, args.plot, by_size(comparison, sizes))
+    return comparison
 
 
 if __name__ == "__main__":
-    results = main()
+    comparison = main()
