@@ -105,16 +105,16 @@ def run(sizes, rounds: int = 9, seed: int = 0) -> Comparison:
     Returns one ``Comparison`` whose variants are named by ``name(measure, n)``; for ``return`` and
     ``to numpy`` its samples are the clocks inside the calls (their warm-ups left out).
 
-    ``compare`` rotates the order of the variants from round to round, but each keeps the same
-    neighbours, so the largest size comes first: each small size's calls then follow the next size's,
-    not the largest matrix product, which would leave the machine busy (caches, threads) for them.
+    ``compare`` shuffles the order of the variants afresh each round, so no small size's call always
+    follows the largest matrix product (which leaves the machine busy, caches and threads, for a
+    moment): which call follows which varies from round to round, and the medians see through it.
 
     >>> c = run([8, 16], rounds=6)
     >>> sorted(c.samples) == sorted(name(m, n) for m in MEASURES for n in (8, 16)), c.rounds
     (True, 6)
     """
     calls, inner = {}, {}
-    for n in sorted(sizes, reverse=True):  # a small size's calls follow small work, not the largest
+    for n in sorted(sizes, reverse=True):
         a = jax.random.normal(jax.random.key(seed), (n, n), dtype=jnp.float32)
         b = jax.random.normal(jax.random.key(seed + 1), (n, n), dtype=jnp.float32)
 

@@ -6,8 +6,10 @@ call (tracing and compiling included) is timed on a freshly jitted function, whi
 Every figure is the median of its runs, shown with its spread (fastest to slowest).
 
 Two or more things compared are measured together by ``compare``: after each one's warm-up, in
-rounds, each round running every variant once in a rotating order (A B, B A, A B, …), so that a
-machine that slows down or speeds up during the measurement hits them all alike. Every sample is
+rounds, each round running every variant once, in an order that changes from round to round (A B,
+B A, A B, … for two; a fresh shuffle, seeded, for three or more, so that no variant always follows
+the same one), so that a machine that slows down or speeds up during the measurement hits them all
+alike. Every sample is
 kept, and the comparison is made round by round.
 
 **The rule for "faster".** For two variants A and B, each round gives the ratio of their times,
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 import statistics
 import time
 import unicodedata
@@ -129,7 +132,8 @@ def compare(calls: dict[str, Callable], rounds: int = 9, warmup: int = 1) -> Com
     """Time every call of ``calls`` (name → zero-argument callable) in ``rounds`` interleaved rounds.
 
     Each variant gets ``warmup`` untimed calls first. Round ``i`` then runs every variant once,
-    starting from the ``i``-th (A B C, B C A, C A B, …), blocking on each result.
+    blocking on each result: two variants alternate which goes first; three or more run in an order
+    shuffled afresh each round (seeded, so a page measures the same way every time).
 
     >>> c = compare({"one": lambda: jnp.ones(3), "two": lambda: jnp.ones(3) * 2}, rounds=6)
     >>> sorted(c.samples), [len(s) for s in c.samples.values()]
@@ -149,12 +153,32 @@ def compare(calls: dict[str, Callable], rounds: int = 9, warmup: int = 1) -> Com
         for _ in range(warmup):
             jax.block_until_ready(calls[name]())
     samples: dict[str, list[float]] = {name: [] for name in names}
-    for i in range(rounds):
-        for name in names[i % len(names):] + names[:i % len(names)]:
+    for order in round_orders(names, rounds):
+        for name in order:
             start = time.perf_counter()
             jax.block_until_ready(calls[name]())
             samples[name].append(time.perf_counter() - start)
     return Comparison(samples)
+
+
+def round_orders(names: list[str], rounds: int) -> list[list[str]]:
+    """The order of the variants in each round: alternating for two, shuffled (seeded) for more.
+
+    >>> round_orders(["a", "b"], 3)
+    [['a', 'b'], ['b', 'a'], ['a', 'b']]
+    >>> orders = round_orders(["a", "b", "c"], 30)
+    >>> all(sorted(o) == ["a", "b", "c"] for o in orders), len({o.index("a") for o in orders})
+    (True, 3)
+    """
+    if len(names) == 2:
+        return [list(names) if i % 2 == 0 else list(reversed(names)) for i in range(rounds)]
+    shuffle = random.Random(len(names) * 1000 + rounds).shuffle
+    orders = []
+    for _ in range(rounds):
+        order = list(names)
+        shuffle(order)
+        orders.append(order)
+    return orders
 
 
 def sign_test_rank(n: int, confidence: float = CONFIDENCE) -> int:

@@ -36,7 +36,9 @@ _record = {
 # takes 75% of its memory at once (preallocation); with it off, each kernel takes what its arrays need,
 # so kernels that run one after another, or at once, and the probe before them, never starve each other.
 KERNEL_MEMORY_SETTINGS = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
-MEMORY_VARIABLES = ("XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_PYTHON_CLIENT_MEM_FRACTION", "XLA_PYTHON_CLIENT_ALLOCATOR")
+# XLA_CLIENT_MEM_FRACTION is the fraction's current name; jaxlib 0.10 still reads the older one.
+MEMORY_VARIABLES = ("XLA_PYTHON_CLIENT_PREALLOCATE", "XLA_CLIENT_MEM_FRACTION", "XLA_PYTHON_CLIENT_MEM_FRACTION",
+                    "XLA_PYTHON_CLIENT_ALLOCATOR")
 
 # The probe also reports the memory settings it found: the kernels get the same environment.
 PROBE_CODE = _RECORD + f"""import os as _os
