@@ -31,7 +31,7 @@ LESSONS = sorted(p for p in (ROOT / "docs").rglob("*.md")
 COMPARATIVE = re.compile(
     r"\b(?:faster|slower|quicker|as fast as|as long as|about the same)\b"
     r"|빨랐|느렸|빠릅니다|느립니다|빨라졌|느려졌|짧았|길었|높았|낮았|분의 1이었|거의 같았|차이가 거의 없"
-    r"|구별되지 않았|times (?:higher|lower)|× the")
+    r"|구별되지 않았|times (?:higher|lower)")
 GLUE = re.compile(r"\{glue(?::\w+)?\}`[^`]+`")
 # A ratio glued by hand: a glued value right before × or 배. A ratio that code asserts exactly (the
 # flops of a matmul over 2n³, say) is not a measurement's verdict: glue it under a name ending in _exact.
