@@ -114,7 +114,7 @@ def variant(way: str, n: int) -> str:
     return f"{way} n={n}"
 
 
-def measure(lengths, size: int = 1000, rounds: int = 6, warm_rounds: int = 15) -> dict[str, Comparison]:
+def measure(lengths, size: int = 1000, rounds: int = 6, warm_rounds: int = 25) -> dict[str, Comparison]:
     """Check that the four ways agree at every n, then measure them: ``{"cold": …, "warm": …}``,
     each a ``Comparison`` of every way at every n (``variant(way, n)``), interleaved, in
     ``rounds`` (cold) and ``warm_rounds`` (warm) rounds.
@@ -264,8 +264,8 @@ def main(argv: list[str] | None = None):
     parser.add_argument("--size", type=int, default=1000, help="length of the float32 vector (default: 1000)")
     parser.add_argument("--rounds", type=int, default=6,
                         help="interleaved rounds of the cold measurement, 6 or more (default: 6)")
-    parser.add_argument("--warm-rounds", type=int, default=15,
-                        help="interleaved rounds of the warm measurement, 6 or more (default: 15)")
+    parser.add_argument("--warm-rounds", type=int, default=25,
+                        help="interleaved rounds of the warm measurement, 6 or more (default: 25)")
     parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
     args = parser.parse_args(argv)
     lengths = sorted(set(args.lengths))
