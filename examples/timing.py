@@ -17,8 +17,9 @@ A's over B's. The verdict rests on the median of these paired ratios and its 95%
 from order statistics (the interval of the sign test: it assumes nothing about how the times are
 distributed, only that rounds are independent, which suits a noisy machine and 6 to 30 samples).
 A and B **separate** when that interval lies wholly above 1 or wholly below 1; only then does a
-sentence say which was faster, by the median ratio. Otherwise they were about the same on this
-machine, and the sentence gives both medians. With fewer than 6 rounds the interval always contains
+sentence say which was faster, by the median ratio. Otherwise the sentence says they took about the
+same time on this machine when that ratio is below 1.10, and that this measurement could not tell
+them apart when it is larger, with both median times either way. With fewer than 6 rounds the interval always contains
 1 (the sign test's smallest possible p-value, 2 × ½⁵ = 0.0625, exceeds 0.05), so ``compare`` asks
 for at least 6.
 
@@ -40,6 +41,10 @@ import jax
 
 MIN_ROUNDS = 6
 CONFIDENCE = 0.95
+# Two variants that do not separate are "about the same" when their median per-round ratio is below
+# this; above it the sentence says the measurement could not tell them apart (a 2.25× ratio that the
+# rule cannot separate is not "about the same": the rounds were too scattered to say).
+ABOUT_THE_SAME = 1.10
 HANGUL = range(0xAC00, 0xD7A4)  # the precomposed syllables, 가 to 힣
 
 
@@ -276,63 +281,89 @@ class Comparison:
         final full stop. ``labels`` names each variant per language; a Korean label must end in a
         Hangul syllable, so that its particles can be chosen.
 
+        The factor is the median of the per-round ratios (what the rule judges), which can differ
+        from the ratio of the two median times; the sentence says which is which. When the pair do
+        not separate, a factor below ``ABOUT_THE_SAME`` reads "about the same"; a larger one, that
+        the measurement could not tell them apart.
+
+        >>> import textwrap
         >>> labels = {"a": {"ko": "jit 함수", "en": "jit"}, "b": {"ko": "NumPy 코드", "en": "NumPy"}}
         >>> c = Comparison({"a": [1.0, 1.1, 0.9, 1.0, 1.2, 1.0, 1.1], "b": [2.0, 2.1, 2.2, 1.9, 2.4, 2.0, 2.2]})
         >>> s = c.sentences("a", "b", labels)
-        >>> print(s["ko"]); print(s["en"])
-        jit 함수는 NumPy 코드보다 2.00배 빨랐습니다(중앙값 1,000 ms 대 2,100 ms)
-        jit was 2.00× faster than NumPy (median 1,000 ms against 2,100 ms)
-        >>> same = Comparison({"a": [1, 2, 1, 2, 1, 2, 1], "b": [2, 1, 2, 1, 2, 1, 2]})
-        >>> s = same.sentences("a", "b", labels)
-        >>> print(s["ko"]); print(s["en"])
-        이 기계에서 jit 함수와 NumPy 코드는 거의 같았습니다(중앙값 1,000 ms 대 2,000 ms, 2.00배)
-        jit and NumPy took about the same time on this machine (median 1,000 ms against 2,000 ms, a ratio of 2.00)
+        >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
+        jit 함수는 NumPy 코드보다 2.00배 빨랐습니다(라운드별 비율의 중앙값. 시간의
+        중앙값은 1,000 ms 대 2,100 ms)
+        jit was 2.00× faster than NumPy (the median of the per-round ratios; median times 1,000 ms
+        against 2,100 ms)
+        >>> near = Comparison({"a": [1.0, 1.1, 1.0, 1.1, 1.0, 1.1], "b": [1.05, 1.05, 1.05, 1.05, 1.05, 1.05]})
+        >>> s = near.sentences("a", "b", labels)
+        >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
+        이 기계에서 jit 함수와 NumPy 코드는 거의 같았습니다(시간의 중앙값 1,050 ms
+        대 1,050 ms, 라운드별 비율의 중앙값 1.00배)
+        jit and NumPy took about the same time on this machine (median times 1,050 ms against
+        1,050 ms; median per-round ratio 1.00)
+        >>> spread = Comparison({"a": [1, 1, 1, 4, 4, 4, 1], "b": [2] * 7})
+        >>> s = spread.sentences("a", "b", labels)
+        >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
+        이 측정으로는 jit 함수와 NumPy 코드 가운데 어느 쪽이 빠른지 가릴 수
+        없었습니다(시간의 중앙값 1,000 ms 대 2,000 ms, 라운드별 비율의 중앙값
+        2.00배)
+        jit and NumPy could not be told apart by this measurement (median times 1,000 ms against
+        2,000 ms; median per-round ratio 2.00)
         """
         verdict = self.verdict(a, b)
+        figures = (f"{ms(self.timing(a).median)} ms", f"{ms(self.timing(b).median)} ms")
         ko_a, ko_b = (korean_label(labels[name]["ko"]) for name in (a, b))
         en_a, en_b = labels[a]["en"], labels[b]["en"]
-        median_a, median_b = ms(self.timing(a).median), ms(self.timing(b).median)
         factor = ratio_text(verdict.factor)
         if verdict.outcome == "same":
-            return {"ko": f"이 기계에서 {ko_a}{particle(ko_a, '와', '과')} {ko_b}{particle(ko_b, '는', '은')} "
-                          f"거의 같았습니다(중앙값 {median_a} ms 대 {median_b} ms, {factor}배)",
-                    "en": f"{en_a} and {en_b} took about the same time on this machine "
-                          f"(median {median_a} ms against {median_b} ms, a ratio of {factor})"}
+            return _undecided(verdict, ko_a, ko_b, en_a, en_b, figures, "시간의 중앙값", "median times",
+                              {"ko": "거의 같았습니다", "en": "took about the same time on this machine"},
+                              {"ko": "가운데 어느 쪽이 빠른지 가릴 수 없었습니다",
+                               "en": "could not be told apart by this measurement"})
         ko_word, en_word = {"faster": ("빨랐습니다", "faster"), "slower": ("느렸습니다", "slower")}[verdict.outcome]
         return {"ko": f"{ko_a}{particle(ko_a, '는', '은')} {ko_b}보다 {factor}배 {ko_word}"
-                      f"(중앙값 {median_a} ms 대 {median_b} ms)",
-                "en": f"{en_a} was {factor}× {en_word} than {en_b} (median {median_a} ms against {median_b} ms)"}
+                      f"(라운드별 비율의 중앙값. 시간의 중앙값은 {figures[0]} 대 {figures[1]})",
+                "en": f"{en_a} was {factor}× {en_word} than {en_b} "
+                      f"(the median of the per-round ratios; median times {figures[0]} against {figures[1]})"}
 
     def rate_sentences(self, a: str, b: str, work: dict[str, float], unit: str,
                        labels: dict[str, dict[str, str]]) -> dict[str, str]:
         """Like ``sentences``, for the rates ``work / time`` of ``a`` and ``b`` (``unit``, e.g.
         "GFLOP/s", with ``work`` in that unit's amount): whose rate was higher, by the rule.
 
+        >>> import textwrap
         >>> labels = {"mm": {"ko": "행렬 곱", "en": "the matmul"}, "ew": {"ko": "원소별 연산", "en": "the chain"}}
         >>> c = Comparison({"mm": [1.0] * 6, "ew": [1.0] * 6})
         >>> s = c.rate_sentences("mm", "ew", {"mm": 70.0, "ew": 10.0}, "GFLOP/s", labels)
-        >>> print(s["ko"]); print(s["en"])
-        행렬 곱의 GFLOP/s 값은 원소별 연산보다 7.00배 높았습니다(중앙값 70.0 대 10.0 GFLOP/s)
-        the matmul reached 7.00× the GFLOP/s of the chain (median 70.0 against 10.0 GFLOP/s)
-        >>> print(c.rate_sentences("ew", "mm", {"mm": 70.0, "ew": 10.0}, "GFLOP/s", labels)["ko"])
-        원소별 연산의 GFLOP/s 값은 행렬 곱의 7.00분의 1이었습니다(중앙값 10.0 대 70.0 GFLOP/s)
+        >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
+        행렬 곱의 GFLOP/s 값은 원소별 연산의 값보다 7.00배 높았습니다(라운드별 비율의
+        중앙값. 중앙값은 70.0 대 10.0 GFLOP/s)
+        the matmul reached 7.00× the GFLOP/s of the chain (the median of the per-round ratios;
+        medians 70.0 against 10.0 GFLOP/s)
+        >>> print(textwrap.fill(c.rate_sentences("ew", "mm", {"mm": 70.0, "ew": 10.0}, "GFLOP/s", labels)["ko"], 50))
+        원소별 연산의 GFLOP/s 값은 행렬 곱의 값의 7.00분의 1이었습니다(라운드별 비율의
+        중앙값. 중앙값은 10.0 대 70.0 GFLOP/s)
         """
         verdict = self.verdict(a, b, work)
+        figures = tuple(ratio_text(work[name] / self.timing(name).median) for name in (a, b))
         ko_a, ko_b = (korean_label(labels[name]["ko"]) for name in (a, b))
         en_a, en_b = labels[a]["en"], labels[b]["en"]
-        rate_a, rate_b = (ratio_text(work[name] / self.timing(name).median) for name in (a, b))
         factor = ratio_text(verdict.factor)
-        ko_medians, en_medians = f"(중앙값 {rate_a} 대 {rate_b} {unit})", f"(median {rate_a} against {rate_b} {unit})"
         if verdict.outcome == "same":
-            return {"ko": f"이 기계에서 {ko_a}{particle(ko_a, '와', '과')} {ko_b}의 {unit} 값은 거의 같았습니다"
-                          f"(중앙값 {rate_a} 대 {rate_b} {unit}, {factor}배)",
-                    "en": f"{en_a} and {en_b} reached about the same {unit} on this machine "
-                          f"(median {rate_a} against {rate_b} {unit}, a ratio of {factor})"}
+            figures = (figures[0], f"{figures[1]} {unit}")
+            return _undecided(verdict, ko_a, ko_b, en_a, en_b, figures, "중앙값", "medians",
+                              {"ko": f"의 {unit} 값은 거의 같았습니다",
+                               "en": f"reached about the same {unit} on this machine"},
+                              {"ko": f"가운데 어느 쪽의 {unit} 값이 높은지 가릴 수 없었습니다",
+                               "en": f"could not be told apart in {unit} by this measurement"})
+        note_ko = f"(라운드별 비율의 중앙값. 중앙값은 {figures[0]} 대 {figures[1]} {unit})"
+        note_en = f"(the median of the per-round ratios; medians {figures[0]} against {figures[1]} {unit})"
         if verdict.outcome == "faster":
-            return {"ko": f"{ko_a}의 {unit} 값은 {ko_b}보다 {factor}배 높았습니다{ko_medians}",
-                    "en": f"{en_a} reached {factor}× the {unit} of {en_b} {en_medians}"}
-        return {"ko": f"{ko_a}의 {unit} 값은 {ko_b}의 {factor}분의 1이었습니다{ko_medians}",
-                "en": f"{en_a} reached 1/{factor} of the {unit} of {en_b} {en_medians}"}
+            return {"ko": f"{ko_a}의 {unit} 값은 {ko_b}의 값보다 {factor}배 높았습니다{note_ko}",
+                    "en": f"{en_a} reached {factor}× the {unit} of {en_b} {note_en}"}
+        return {"ko": f"{ko_a}의 {unit} 값은 {ko_b}의 값의 {factor}분의 1이었습니다{note_ko}",
+                "en": f"{en_a} reached 1/{factor} of the {unit} of {en_b} {note_en}"}
 
     def glue_rates(self, name: str, a: str, b: str, work: dict[str, float], unit: str,
                    labels: dict[str, dict[str, str]]) -> Verdict:
@@ -384,6 +415,22 @@ def glue_sentence(name: str, outcome, texts: dict) -> None:
 
     for language, sentence in sentence_of(outcome, texts).items():
         glue(f"{name}_{language}", sentence, display=False)
+
+
+def _undecided(verdict: Verdict, ko_a: str, ko_b: str, en_a: str, en_b: str, figures: tuple[str, str],
+               figures_ko: str, figures_en: str, same: dict[str, str], untold: dict[str, str]) -> dict[str, str]:
+    """The sentence for two variants that did not separate: "about the same" when the median
+    per-round ratio is below ``ABOUT_THE_SAME``, else that this measurement could not tell them apart."""
+    factor = ratio_text(verdict.factor)
+    ko_note = f"({figures_ko} {figures[0]} 대 {figures[1]}, 라운드별 비율의 중앙값 {factor}배)"
+    en_note = f"({figures_en} {figures[0]} against {figures[1]}; median per-round ratio {factor})"
+    if verdict.factor < ABOUT_THE_SAME:
+        pair = f"{ko_a}{particle(ko_a, '와', '과')} {ko_b}"
+        ko = (f"이 기계에서 {pair}{same['ko']}" if same["ko"].startswith("의") else
+              f"이 기계에서 {pair}{particle(ko_b, '는', '은')} {same['ko']}")
+        return {"ko": ko + ko_note, "en": f"{en_a} and {en_b} {same['en']} {en_note}"}
+    return {"ko": f"이 측정으로는 {ko_a}{particle(ko_a, '와', '과')} {ko_b} {untold['ko']}{ko_note}",
+            "en": f"{en_a} and {en_b} {untold['en']} {en_note}"}
 
 
 # --- one way of writing numbers, and Korean particles -------------------------------------------

@@ -2,7 +2,8 @@
 
 The fixture (tests/fixtures/verdicts) glues, with ``examples/timing.py``: a real interleaved
 comparison of a 1 ms and a 6 ms sleep, read in both directions (faster, slower); samples that are
-alike by construction (about the same); and a sentence chosen by an outcome, both ways.
+alike by construction (about the same); samples too scattered to separate although their medians
+differ twofold (the measurement could not tell); and a sentence chosen by an outcome, both ways.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import pytest
 from sitebuild import FIXTURES, build
 
 NUMBER = r"[\d,]+(?:\.\d+)?"
-MEDIANS = {"ko": rf"\(중앙값 {NUMBER} ms 대 {NUMBER} ms\)", "en": rf"\(median {NUMBER} ms against {NUMBER} ms\)"}
+MEDIANS = {"ko": rf"\(라운드별 비율의 중앙값\. 시간의 중앙값은 {NUMBER} ms 대 {NUMBER} ms\)",
+           "en": rf"\(the median of the per-round ratios; median times {NUMBER} ms against {NUMBER} ms\)"}
 
 
 @pytest.fixture(scope="module")
@@ -28,12 +30,17 @@ def verdicts(tmp_path_factory):
 EXPECTED = {
     "ko": [rf"빠름: 짧은 잠은 긴 잠보다 {NUMBER}배 빨랐습니다{MEDIANS['ko']}\.",
            rf"느림: 긴 잠은 짧은 잠보다 {NUMBER}배 느렸습니다{MEDIANS['ko']}\.",
-           r"같음: 이 기계에서 짧은 잠과 긴 잠은 거의 같았습니다\(중앙값 1\.50 ms 대 1\.50 ms, 1\.07배\)\.",
+           r"같음: 이 기계에서 짧은 잠과 긴 잠은 거의 같았습니다"
+           r"\(시간의 중앙값 1\.50 ms 대 1\.50 ms, 라운드별 비율의 중앙값 1\.07배\)\.",
+           r"가릴 수 없음: 이 측정으로는 짧은 잠과 긴 잠 가운데 어느 쪽이 빠른지 가릴 수 없었습니다"
+           r"\(시간의 중앙값 1\.00 ms 대 2\.00 ms, 라운드별 비율의 중앙값 2\.00배\)\.",
            r"복사: 복사가 일어났습니다\. 복사 없음: 복사는 일어나지 않았습니다\."],
     "en": [rf"Faster: the short sleep was {NUMBER}× faster than the long sleep {MEDIANS['en']}\.",
            rf"Slower: the long sleep was {NUMBER}× slower than the short sleep {MEDIANS['en']}\.",
            r"Same: the short sleep and the long sleep took about the same time on this machine "
-           r"\(median 1\.50 ms against 1\.50 ms, a ratio of 1\.07\)\.",
+           r"\(median times 1\.50 ms against 1\.50 ms; median per-round ratio 1\.07\)\.",
+           r"Untold: the short sleep and the long sleep could not be told apart by this measurement "
+           r"\(median times 1\.00 ms against 2\.00 ms; median per-round ratio 2\.00\)\.",
            r"Copy: a copy was made\. No copy: no copy was made\."],
 }
 
