@@ -98,7 +98,7 @@ def test_lesson_header_and_provenance(site, language):
     assert ("시험 파트" if language == "ko" else "Fixture part") in facts
     assert MARKER[language] in soup.select_one(".learnjax-lesson-summary").get_text()
     provenance = soup.select_one(".learnjax-provenance").get_text()
-    assert "cpu" in provenance and ("JAX" in provenance)
+    assert "CPU" in provenance and "cpu" not in provenance and "JAX" in provenance
 
 
 def test_outputs_glue_callouts_and_solutions(site):
