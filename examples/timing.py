@@ -34,7 +34,6 @@ import math
 import random
 import statistics
 import time
-import unicodedata
 from collections.abc import Callable
 
 import jax
@@ -212,6 +211,16 @@ class Verdict:
     outcome: str
     factor: float
     interval: tuple[float, float]  # the confidence interval of the median ratio, time of a / time of b
+
+    @property
+    def direction(self) -> int:
+        """-1 when ``a`` separated as the faster (or higher rate), 1 as the slower, 0 when they did
+        not separate: for code that acts on the outcome.
+
+        >>> Comparison({"a": [1.0] * 6, "b": [2.0] * 6}).verdict("a", "b").direction
+        -1
+        """
+        return {"faster": -1, "slower": 1, "same": 0}[self.outcome]
 
 
 @dataclasses.dataclass
@@ -465,8 +474,7 @@ def korean_label(label: str) -> str:
     ValueError: the Korean label 'NumPy' must end in a Hangul word, e.g. 'NumPy 코드', for its particles
     """
     if not label or ord(label[-1]) not in HANGUL:
-        example = unicodedata.normalize("NFC", f"{label} 코드")
-        raise ValueError(f"the Korean label {label!r} must end in a Hangul word, e.g. {example!r}, "
+        raise ValueError(f"the Korean label {label!r} must end in a Hangul word, e.g. {label + ' 코드'!r}, "
                          "for its particles")
     return label
 
