@@ -327,8 +327,9 @@ class Comparison:
         factor = ratio_text(verdict.factor)
         if verdict.outcome == "same":
             return _undecided(verdict, ko_a, ko_b, en_a, en_b, figures, "시간의 중앙값", "median times",
-                              {"ko": "거의 같았습니다", "en": "took about the same time on this machine"},
-                              {"ko": "가운데 어느 쪽이 빠른지 가릴 수 없었습니다",
+                              {"ko": f"{particle(ko_b, '는', '은')} 거의 같았습니다",
+                               "en": "took about the same time on this machine"},
+                              {"ko": " 가운데 어느 쪽이 빠른지 가릴 수 없었습니다",
                                "en": "could not be told apart by this measurement"})
         ko_word, en_word = {"faster": ("빨랐습니다", "faster"), "slower": ("느렸습니다", "slower")}[verdict.outcome]
         return {"ko": f"{ko_a}{particle(ko_a, '는', '은')} {ko_b}보다 {factor}배 {ko_word}"
@@ -364,7 +365,7 @@ class Comparison:
             return _undecided(verdict, ko_a, ko_b, en_a, en_b, figures, "중앙값", "medians",
                               {"ko": f"의 {unit} 값은 거의 같았습니다",
                                "en": f"reached about the same {unit} on this machine"},
-                              {"ko": f"가운데 어느 쪽의 {unit} 값이 높은지 가릴 수 없었습니다",
+                              {"ko": f" 가운데 어느 쪽의 {unit} 값이 높은지 가릴 수 없었습니다",
                                "en": f"could not be told apart in {unit} by this measurement"})
         note_ko = f"(라운드별 비율의 중앙값. 중앙값은 {figures[0]} 대 {figures[1]} {unit})"
         note_en = f"(the median of the per-round ratios; medians {figures[0]} against {figures[1]} {unit})"
@@ -429,16 +430,15 @@ def glue_sentence(name: str, outcome, texts: dict) -> None:
 def _undecided(verdict: Verdict, ko_a: str, ko_b: str, en_a: str, en_b: str, figures: tuple[str, str],
                figures_ko: str, figures_en: str, same: dict[str, str], untold: dict[str, str]) -> dict[str, str]:
     """The sentence for two variants that did not separate: "about the same" when the median
-    per-round ratio is below ``ABOUT_THE_SAME``, else that this measurement could not tell them apart."""
+    per-round ratio is below ``ABOUT_THE_SAME``, else that this measurement could not tell them apart.
+    ``same["ko"]`` and ``untold["ko"]`` follow the pair "A와 B" directly."""
     factor = ratio_text(verdict.factor)
     ko_note = f"({figures_ko} {figures[0]} 대 {figures[1]}, 라운드별 비율의 중앙값 {factor}배)"
     en_note = f"({figures_en} {figures[0]} against {figures[1]}; median per-round ratio {factor})"
     if verdict.factor < ABOUT_THE_SAME:
-        pair = f"{ko_a}{particle(ko_a, '와', '과')} {ko_b}"
-        ko = (f"이 기계에서 {pair}{same['ko']}" if same["ko"].startswith("의") else
-              f"이 기계에서 {pair}{particle(ko_b, '는', '은')} {same['ko']}")
-        return {"ko": ko + ko_note, "en": f"{en_a} and {en_b} {same['en']} {en_note}"}
-    return {"ko": f"이 측정으로는 {ko_a}{particle(ko_a, '와', '과')} {ko_b} {untold['ko']}{ko_note}",
+        return {"ko": f"이 기계에서 {ko_a}{particle(ko_a, '와', '과')} {ko_b}{same['ko']}{ko_note}",
+                "en": f"{en_a} and {en_b} {same['en']} {en_note}"}
+    return {"ko": f"이 측정으로는 {ko_a}{particle(ko_a, '와', '과')} {ko_b}{untold['ko']}{ko_note}",
             "en": f"{en_a} and {en_b} {untold['en']} {en_note}"}
 
 
