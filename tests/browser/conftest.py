@@ -76,8 +76,7 @@ def open_context(browser, server):
             base_url=server.url + "/",
             accept_downloads=True,
             permissions=["clipboard-read", "clipboard-write"],
-            viewport={"width": 1280, "height": 900},
-            **options,
+            **{"viewport": {"width": 1280, "height": 900}, **options},  # a test may ask for another viewport
         )
         context.set_default_timeout(15_000)
         console = Console(server.origin)

@@ -13,7 +13,8 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``site_url``, ``sitemap``, ``not_found``, ``social_cards``: every page's public address, sitemaps
   with hreflang, 404 pages, Open Graph metadata and preview cards;
 * ``report_problem``: the "report a problem" link that opens an issue about the page;
-* ``sidebar``: names for the sidebar's fold toggles (screen readers);
+* ``sidebar``: sidebar toggles that work at every width and have names; the page on a phone
+  (no sideways scroll), lesson header padding, readable coloured output;
 * ``mathjax``: MathJax served from the site itself (pinned, offline, no request to another host);
 * ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query;
 * ``notebooks`` (with ``notebook_markdown``, ``hidden_cells``): each lesson as a notebook in the
