@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from docutils import nodes
 from learnjax_site import kernel, lessons, provenance
 from learnjax_site.errors import LessonError
 
@@ -43,6 +44,15 @@ def test_provenance_line_on_a_cpu_names_it_once_in_capitals(language):
     line = provenance.provenance_text({**RECORD, "backend": "cpu", "device_kind": "cpu", "device_count": 2}, language)
     assert line.count("CPU") == 1 and "cpu" not in line
     assert ("디바이스 2개" if language == "ko" else "(2 devices)") in line
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+def test_provenance_paragraph_keeps_the_date_on_one_line(language):
+    line = provenance.provenance_paragraph(RECORD, language)
+    assert line.astext() == provenance.provenance_text(RECORD, language)
+    [when] = [node for node in line.findall(nodes.inline) if "learnjax-when" in node["classes"]]
+    assert when.astext() == "2026-11-22 09:30 UTC"
+    assert provenance.provenance_paragraph(None, language).astext() == provenance.provenance_text(None, language)
 
 
 def test_accelerator_requirement(monkeypatch):

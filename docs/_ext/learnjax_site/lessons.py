@@ -198,7 +198,7 @@ def header_nodes(app: Sphinx, docname: str) -> list[nodes.Node]:
     box += line
     box += nodes.paragraph("", meta["summary"][language], classes=["learnjax-lesson-summary"])
     record = provenance.page_record(env, docname)
-    box += nodes.paragraph("", provenance.provenance_text(record, language), classes=["learnjax-provenance"])
+    box += provenance.provenance_paragraph(record, language)
     box += nodes.raw("", progress.toggle_button(language, docname), format="html")
     return [box]
 

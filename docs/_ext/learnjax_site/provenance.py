@@ -223,16 +223,29 @@ def device_name(record: dict) -> str:
     return kind if backend in kind.upper().split() else f"{kind} {backend}"
 
 
-def provenance_text(record: dict | None, language: str) -> str:
-    """The provenance line of a lesson page, in ``language``."""
+def provenance_text(record: dict | None, language: str, when: str | None = None) -> str:
+    """The provenance line of a lesson page, in ``language`` (``when`` in place of the date, if given)."""
     if record is None:
         return text(language, "provenance_missing")
     count = record["device_count"]
     return text(
-        language, "provenance", when=format_when(record), device=device_name(record), count=count,
-        devices="device" if count == 1 else "devices", jax=record["jax"],
+        language, "provenance", when=format_when(record) if when is None else when, device=device_name(record),
+        count=count, devices="device" if count == 1 else "devices", jax=record["jax"],
         jaxlib=record["jaxlib"], seconds=format_seconds(record["execution_seconds"]),
     )
+
+
+def provenance_paragraph(record: dict | None, language: str) -> nodes.paragraph:
+    """The provenance line as the lesson header shows it: the date and time in a span of their own,
+    ``learnjax-when``, that a narrow screen does not break ("2026-11-/24")."""
+    line = nodes.paragraph("", "", classes=["learnjax-provenance"])
+    if record is None:
+        line += nodes.Text(provenance_text(None, language))
+        return line
+    marker = "\x00"
+    before, after = provenance_text(record, language, when=marker).split(marker)
+    line += [nodes.Text(before), nodes.inline("", format_when(record), classes=["learnjax-when"]), nodes.Text(after)]
+    return line
 
 
 class build_report_table(nodes.General, nodes.Element):
