@@ -54,7 +54,7 @@ def test_lesson_tags_link_to_tag_pages_that_list_the_lesson(site, language):
     assert tag_file == (site["html"] / language / "tags" / "fixture.html").resolve()  # the same address
     tag_page = page(site, language, "tags/fixture")
     assert tag_page.html["lang"] == language
-    assert tag_page.h1.get_text() == {"ko": "태그: 시험용", "en": "Tag: Fixture"}[language]
+    assert tag_page.select_one("article h1").get_text() == {"ko": "태그: 시험용", "en": "Tag: Fixture"}[language]
     listed = [e["data-docname"] for e in tag_page.select("li.learnjax-lesson-entry")]
     assert "part/first" in listed
     entry_tags = tag_page.select("li.learnjax-lesson-entry a.learnjax-tag")

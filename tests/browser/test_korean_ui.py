@@ -92,3 +92,34 @@ def test_the_copy_button_speaks_korean_on_a_korean_page(page):
     expect(button).to_have_attribute("data-tooltip", "복사")
     button.click()
     expect(button).to_have_attribute("data-tooltip", re.compile("복사했습니다"))
+
+
+# Runs of Hangul in the glossary's Korean cells that a line break cuts in two (drawn on two lines).
+BROKEN_KOREAN_WORDS = r"""() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('table.learnjax-glossary td')) {
+    if (!cell.matches(':lang(ko)')) continue;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.textContent.matchAll(/[\uac00-\ud7a3]+/g)) {  // a run of Hangul syllables
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+        if (lines.size > 1) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("language", ["ko", "en"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_glossary_keeps_korean_words_whole_and_fits_the_screen(page, console, language, width):
+    page.set_viewport_size({"width": width, "height": 844})
+    page.goto(f"{language}/glossary.html")
+    assert page.locator("table.learnjax-glossary td:lang(ko)").count() > 50
+    assert page.evaluate(BROKEN_KOREAN_WORDS) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert console.problems == []
