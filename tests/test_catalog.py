@@ -42,19 +42,31 @@ def test_part_page_lists_its_lessons_and_counts_them(site, language):
     assert "{done}" in count["data-format"] and "{total}" in count["data-format"]
 
 
+TAG_NAMES = {"ko": ["시험용", "가나다순"], "en": ["Fixture", "Sorting"]}  # tests/fixtures/site/tags.toml
+
+
 @pytest.mark.parametrize("language", ["ko", "en"])
 def test_lesson_tags_link_to_tag_pages_that_list_the_lesson(site, language):
     soup = page(site, language, "part/first")
     tags = soup.select(".learnjax-lesson-header a.learnjax-tag")
-    assert [t.get_text() for t in tags] == ["fixture"]
+    assert [t.get_text() for t in tags] == TAG_NAMES[language]  # names in the page's language
     tag_file = resolve(site, language, "part/first", tags[0]["href"])
-    assert tag_file == (site["html"] / language / "tags" / "fixture.html").resolve()
+    assert tag_file == (site["html"] / language / "tags" / "fixture.html").resolve()  # the same address
     tag_page = page(site, language, "tags/fixture")
     assert tag_page.html["lang"] == language
+    assert tag_page.select_one("article h1").get_text() == {"ko": "태그: 시험용", "en": "Tag: Fixture"}[language]
     listed = [e["data-docname"] for e in tag_page.select("li.learnjax-lesson-entry")]
     assert "part/first" in listed
+    entry_tags = tag_page.select("li.learnjax-lesson-entry a.learnjax-tag")
+    assert entry_tags[0].get_text() == TAG_NAMES[language][0]
+
+
+@pytest.mark.parametrize(("language", "order"), [("ko", ["가나다순", "시험용"]), ("en", ["Fixture", "Sorting"])])
+def test_the_tags_index_lists_tags_by_name_sorted_in_the_pages_language(site, language, order):
     index = page(site, language, "tags/index")
-    assert "fixture" in [a.get_text() for a in index.select("a.learnjax-tag")]
+    links = index.select("a.learnjax-tag")
+    assert [a.get_text() for a in links] == order
+    assert sorted(a["href"] for a in links) == ["fixture.html", "sorting.html"]
 
 
 @pytest.mark.parametrize("language", ["ko", "en"])

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from learnjax_site.collation import sort_key
 from learnjax_site.errors import LessonError
-from learnjax_site.glossary import read_terms
+from learnjax_site.glossary import read_terms, sorted_terms
 from sitebuild import build, copy_fixture, page
 
 GLOSSARY = """# Glossary
@@ -45,6 +48,29 @@ def test_a_malformed_row_is_named_by_its_line(row, words):
     assert words in error.value.problem
 
 
+@pytest.mark.parametrize(("language", "words", "expected"), [
+    ("ko", ["캐시", "가속기", "까다로움", "JIT 컴파일", "나", "pytree", "(함수) 변환", "배열"],
+     ["가속기", "까다로움", "나", "배열", "(함수) 변환", "캐시", "JIT 컴파일", "pytree"]),  # ㄱ ㄲ ㄴ …, then Latin
+    ("en", ["vmap", "배열", "jaxpr", "Array", "kernel (GPU)", "JIT compilation", "array b"],
+     ["Array", "array b", "jaxpr", "JIT compilation", "kernel (GPU)", "vmap", "배열"]),  # case ignored, then Hangul
+])
+def test_words_sort_in_the_order_of_the_language(language, words, expected):
+    assert sorted(words, key=lambda word: sort_key(word, language)) == expected
+
+
+def test_the_sites_glossary_sorts_by_the_term_in_each_language():
+    path = Path(__file__).resolve().parents[1] / "docs" / "glossary.md"
+    terms = read_terms(path.read_text(encoding="utf8"), str(path))
+    korean = [term.korean for term in sorted_terms(terms, "ko")]
+    starts = ["hangul" if "\uac00" <= sort_key(k, "ko")[1][:1] <= "\ud7a3" else "latin" for k in korean]
+    assert starts == sorted(starts), korean  # every Hangul term before the Latin ones (JIT 컴파일, pytree)
+    assert korean.index("가속기") == 0 and korean.index("배열") < korean.index("배치") < korean.index("벡터화")
+    english = [term.english for term in sorted_terms(terms, "en")]
+    assert english == sorted(english, key=lambda e: sort_key(e, "en"))
+    assert english.index("abstract type") < english.index("accelerator")
+    assert english.index("Jacobian") < english.index("JIT compilation") < english.index("kernel (GPU)")
+
+
 def test_a_glossary_without_its_table_is_refused():
     with pytest.raises(LessonError) as error:
         read_terms("# Glossary\n\n| English | 한국어 |\n| --- | --- |\n| array | 배열 |\n", "glossary.md")
@@ -82,17 +108,32 @@ def test_a_lesson_links_the_first_use_of_each_term_in_prose(site, language, expe
 def test_each_link_lands_on_its_row_with_the_same_id_in_both_languages(site, language):
     here = site["html"] / language / "part" / "second.html"
     rows = {tr["id"]: tr for tr in page(site, language, "glossary").select("table.learnjax-glossary tbody tr")}
-    assert list(rows) == ["term-array", "term-compile-compilation", "term-jit-compilation", "term-tracer-tracing"]
-    cells = [td.get_text() for td in rows["term-tracer-tracing"].select("td")]
-    definition = {"ko": "KODEF 함수가 하는 연산을 기록하는 일입니다.",
-                  "en": "ENDEF recording the operations a function applies."}
-    assert cells == ["tracer / tracing", "트레이서 / 트레이싱", definition[language]]  # the page's language only
-    header = [th.get_text() for th in page(site, language, "glossary").select("table.learnjax-glossary thead th")]
-    assert header == ["English", "한국어", {"ko": "정의", "en": "Definition"}[language]]
+    assert sorted(rows) == ["term-array", "term-compile-compilation", "term-jit-compilation", "term-tracer-tracing"]
     for a in links(site, language, "part/second"):
         path, anchor = a["href"].split("#")
         assert (here.parent / path).resolve() == (site["html"] / language / "glossary.html").resolve()
         assert anchor in rows
+
+
+@pytest.mark.parametrize(("language", "order", "cells", "header"), [
+    ("ko", ["term-array", "term-compile-compilation", "term-tracer-tracing", "term-jit-compilation"],
+     ["트레이서 / 트레이싱", "tracer / tracing", "KODEF 함수가 하는 연산을 기록하는 일입니다."],
+     ["용어", "영어", "정의"]),
+    ("en", ["term-array", "term-compile-compilation", "term-jit-compilation", "term-tracer-tracing"],
+     ["tracer / tracing", "트레이서 / 트레이싱", "ENDEF recording the operations a function applies."],
+     ["Term", "Korean", "Definition"]),
+])
+def test_the_glossary_reads_in_the_pages_language(site, language, order, cells, header):
+    """The page's term first, then the other language's (marked), its definition; sorted in its language."""
+    soup = page(site, language, "glossary")
+    rows = soup.select("table.learnjax-glossary tbody tr")
+    assert [tr["id"] for tr in rows] == order  # 가나다 (Latin after Hangul) on ko, alphabetical on en
+    row = next(tr for tr in rows if tr["id"] == "term-tracer-tracing")
+    assert [td.get_text() for td in row.select("td")] == cells
+    other = {"ko": "en", "en": "ko"}[language]
+    assert [td.get("lang") for td in row.select("td")] == [None, other, None]
+    assert [th.get_text() for th in soup.select("table.learnjax-glossary thead th")] == header
+    assert not soup.select("table.learnjax-glossary thead th[lang]")
 
 
 def test_pages_that_are_not_lessons_have_no_glossary_links(site):

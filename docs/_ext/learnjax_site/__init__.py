@@ -7,7 +7,8 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``lessons``: lesson front matter and the header under a lesson's title;
 * ``callouts``: call-outs, exercises and folded solutions;
 * ``language_switch``: the link to the other language and hreflang alternates;
-* ``catalog``: lesson lists on the home and part pages, and tag pages;
+* ``tags``, ``catalog``: tags' names in both languages (``docs/tags.toml``); lesson lists on the
+  home and part pages, and tag pages;
 * ``progress``: the reader's "done" marks, kept in the browser only;
 * ``glossary``, ``glossary_links``: ids on the glossary page's rows; lessons link a term's first use;
 * ``site_url``, ``sitemap``, ``not_found``, ``social_cards``: every page's public address, sitemaps
@@ -15,6 +16,7 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``report_problem``: the "report a problem" link that opens an issue about the page;
 * ``sidebar``: sidebar toggles that work at every width and have names; the page on a phone
   (no sideways scroll), lesson header padding, readable coloured output;
+* ``interface_language``: the theme's and extensions' own interface strings in the page's language;
 * ``mathjax``: MathJax served from the site itself (pinned, offline, no request to another host);
 * ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query;
 * ``notebooks`` (with ``notebook_markdown``, ``hidden_cells``): each lesson as a notebook in the
@@ -33,6 +35,7 @@ from . import (
     catalog,
     glossary,
     glossary_links,
+    interface_language,
     korean_search,
     language_switch,
     lessons,
@@ -47,12 +50,13 @@ from . import (
     site_url,
     sitemap,
     social_cards,
+    tags,
 )
 
 
 def setup(app: Sphinx) -> dict:
-    for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress,
+    for module in (bilingual, tags, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
-                   korean_search, notebooks, sidebar, portable_outputs, mathjax):
+                   korean_search, notebooks, sidebar, portable_outputs, mathjax, interface_language):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

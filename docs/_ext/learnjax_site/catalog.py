@@ -6,8 +6,9 @@ lists lessons) it lists that part's lessons; on any other page (the home page) i
 its toctree reaches, each with its lessons. Every list carries the hooks the reader's progress
 (``progress.js``) fills in: a count per part and overall, a mark per lesson, a reset button.
 
-Tag pages are generated, not written: ``tags/index`` lists every tag, ``tags/<tag>`` every lesson
-with that tag, in reading order, in this build's language.
+Tag pages are generated, not written: ``tags/index`` lists every tag by its name in this build's
+language (``docs/tags.toml``), sorted in that language, and ``tags/<tag>`` every lesson with that
+tag, in reading order. A tag's address is its key, the same in both languages.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
+from .collation import sort_key
 from .lessons import LESSONS, lesson_position, tag_page
+from .tags import tag_name
 from .texts import text
 
 TAGS_INDEX = "tags/index"
@@ -88,8 +91,11 @@ class Renderer:
     def t(self, key: str, **values) -> str:
         return escape(text(self.language, key, **values))
 
+    def tag_name(self, tag: str) -> str:
+        return escape(tag_name(self.app, tag))
+
     def tag_links(self, tags: list[str]) -> str:
-        return " ".join(f'<a class="learnjax-tag" href="{self.href(tag_page(tag))}">{escape(tag)}</a>'
+        return " ".join(f'<a class="learnjax-tag" href="{self.href(tag_page(tag))}">{self.tag_name(tag)}</a>'
                          for tag in tags)
 
     def entry(self, docname: str, with_part: bool = False) -> str:
@@ -144,16 +150,18 @@ class Renderer:
 
     def tag_page(self, tag: str, lessons: list[str]) -> str:
         entries = "".join(self.entry(d, with_part=True) for d in lessons)
-        return (f'<h1>{self.t("tag_page_title", tag=tag)}</h1>'
+        return (f'<h1>{self.t("tag_page_title", tag=tag_name(self.app, tag))}</h1>'
                 f'<p>{self.t("tag_page_intro", count=len(lessons))}</p>'
                 '<div class="learnjax-catalog"><ul class="learnjax-lesson-list learnjax-across-parts">'
                 f'{entries}</ul></div>'
                 f'<p class="learnjax-all-tags"><a href="{self.href(TAGS_INDEX)}">{self.t("all_tags")}</a></p>')
 
     def tags_index(self, by_tag: dict[str, list[str]]) -> str:
-        items = "".join(f'<li><a class="learnjax-tag" href="{self.href(tag_page(tag))}">{escape(tag)}</a> '
+        """Every tag by its name, in the order of the page's language (가나다 on Korean pages)."""
+        ordered = sorted(by_tag.items(), key=lambda item: sort_key(tag_name(self.app, item[0]), self.language))
+        items = "".join(f'<li><a class="learnjax-tag" href="{self.href(tag_page(tag))}">{self.tag_name(tag)}</a> '
                         f'<span class="learnjax-tag-count">({len(lessons)})</span></li>'
-                        for tag, lessons in by_tag.items())
+                        for tag, lessons in ordered)
         return f'<h1>{self.t("all_tags")}</h1><ul class="learnjax-tag-list">{items}</ul>'
 
 
@@ -171,7 +179,7 @@ def collect_tag_pages(app: Sphinx):
     yield TAGS_INDEX, {"title": text(app.config.language, "all_tags"), "body": index.tags_index(by_tag)}, "page.html"
     for tag, lessons in by_tag.items():
         page = tag_page(tag)
-        context = {"title": text(app.config.language, "tag_page_title", tag=tag),
+        context = {"title": text(app.config.language, "tag_page_title", tag=tag_name(app, tag)),
                    "body": Renderer(app, page).tag_page(tag, lessons)}
         yield page, context, "page.html"
 

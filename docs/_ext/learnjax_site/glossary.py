@@ -4,8 +4,10 @@
 languages share: each term in both languages and a one-line definition in each. It is the only list
 of the site's terms: this module reads it once per build (so ``glossary_links`` can link lessons to
 it), gives each row of the rendered table an id made from its English term, e.g.
-``term-asynchronous-dispatch``, and keeps only the definition in the page's language (the Korean
-page shows English, 한국어 and 정의; the English page English, 한국어 and Definition). The id is the
+``term-asynchronous-dispatch``, and shows the table in the page's language: the term in that
+language first, then the other language's (marked with its ``lang``), then the definition in the
+page's language only, rows sorted in that language (가나다 on the Korean page, alphabetical on the
+English one: ``collation``), headed 용어 · 영어 · 정의 or Term · Korean · Definition. The id is the
 same in both builds, so a link from a Korean lesson and one from an English lesson land on the same
 row.
 
@@ -32,11 +34,15 @@ import re
 from docutils import nodes
 from sphinx.application import Sphinx
 
+from .collation import sort_key
 from .errors import lesson_error, stops_build
+from .texts import text
 
 GLOSSARY_DOCNAME = "glossary"
 HEADER = ("English", "한국어", "Definition", "정의")
 DEFINITION_COLUMN = {"en": 2, "ko": 3}  # the column of each language's definition
+TERM_COLUMN = {"en": 0, "ko": 1}  # the column of each language's term
+HEADINGS = ("glossary_term", "glossary_translation", "glossary_definition")  # keys of texts.TEXTS
 TABLE_CLASS = "learnjax-glossary"
 ANCHOR_PREFIX = "term-"
 
@@ -277,6 +283,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
                                "write the English term as plain text, without Markdown markup")
         row["ids"].append(term.anchor)
     keep_one_definition(table, app.config.language)
+    arrange_for(table, terms, app.config.language)
 
 
 def keep_one_definition(table: nodes.table, language: str) -> None:
@@ -288,6 +295,47 @@ def keep_one_definition(table: nodes.table, language: str) -> None:
     group["cols"] = len(colspecs) - 1
     for row in group.findall(nodes.row):
         row.remove(row.children[other])
+
+
+def term_in(term: Term, language: str) -> str:
+    return term.english if language == "en" else term.korean
+
+
+def sorted_terms(terms: list[Term], language: str) -> list[Term]:
+    """The terms in the order of ``language``'s dictionaries, by the term in that language.
+
+    >>> terms = [Term(1, "array", "배열", "a", {}), Term(2, "JIT compilation", "JIT 컴파일", "j", {}),
+    ...          Term(3, "device", "디바이스", "d", {}),
+    ...          Term(4, "transformation (of functions)", "(함수) 변환", "t", {})]
+    >>> [t.korean for t in sorted_terms(terms, "ko")]
+    ['디바이스', '배열', '(함수) 변환', 'JIT 컴파일']
+    >>> [t.english for t in sorted_terms(terms, "en")]
+    ['array', 'device', 'JIT compilation', 'transformation (of functions)']
+    """
+    return sorted(terms, key=lambda term: sort_key(term_in(term, language), language))
+
+
+def arrange_for(table: nodes.table, terms: list[Term], language: str) -> None:
+    """The table with one definition left, in ``language``: its term first, headings, rows sorted."""
+    group = next(iter(table.findall(nodes.tgroup)))
+    if TERM_COLUMN[language] != 0:  # the page's term first
+        colspecs = [c for c in group.children if isinstance(c, nodes.colspec)]
+        group.children[group.index(colspecs[0])], group.children[group.index(colspecs[1])] = colspecs[1], colspecs[0]
+        for row in group.findall(nodes.row):
+            row.children[0], row.children[1] = row.children[1], row.children[0]
+    other = "ko" if language == "en" else "en"
+    for row in group.findall(nodes.row):
+        row.children[1]["classes"].append(f"language-{other}")  # the HTML writer makes it lang="..."
+    head = next(iter(group.findall(nodes.thead)))
+    for entry, key in zip(next(iter(head.findall(nodes.row))).children, HEADINGS, strict=True):
+        entry.children = []
+        entry += nodes.paragraph("", text(language, key))
+    head.children[0].children[1]["classes"].remove(f"language-{other}")  # a heading in the page's language
+    body = next(iter(group.findall(nodes.tbody)))
+    rows = {row["ids"][0]: row for row in body.children}
+    body.children = []
+    for term in sorted_terms(terms, language):
+        body += rows[term.anchor]
 
 
 def setup(app: Sphinx) -> dict:

@@ -8,6 +8,8 @@ A lesson is a page whose front matter has a ``lesson`` key::
         en: One-line summary
       tags: [xla, jit]
 
+Tags are keys of ``docs/tags.toml``, which names each in both languages (``tags``).
+
 Under its title the page shows its part and place in it ("Lesson 1 of 4", from the part page's
 toctree), the estimated reading time of this language's text, its tags, the summary, and the
 provenance line of its outputs.
@@ -26,6 +28,7 @@ from .bilingual import LANGUAGES
 from .cells import split_notebook
 from .errors import lesson_error, stops_build
 from .pagedata import PageData
+from .tags import check_lesson_tags, known_tags, tag_name
 from .texts import text
 
 LESSONS = PageData("learnjax_lessons")
@@ -156,6 +159,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     meta = lesson_metadata(split_notebook(source).front_matter, path, source.splitlines())
     if meta is None:
         return
+    check_lesson_tags(known_tags(app), meta["tags"], path, source.splitlines())
     missing = missing_parts(doctree)
     if missing:
         problem = f"this {app.config.language} lesson lacks " + "; ".join(missing)
@@ -194,7 +198,7 @@ def header_nodes(app: Sphinx, docname: str) -> list[nodes.Node]:
     for i, tag in enumerate(meta["tags"]):
         uri = app.builder.get_relative_uri(docname, tag_page(tag))
         line += [nodes.Text(" ")] if i else []
-        line += nodes.reference("", tag, refuri=uri, classes=["learnjax-tag"])
+        line += nodes.reference("", tag_name(app, tag), refuri=uri, classes=["learnjax-tag"])
     box += line
     box += nodes.paragraph("", meta["summary"][language], classes=["learnjax-lesson-summary"])
     record = provenance.page_record(env, docname)
