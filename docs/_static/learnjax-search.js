@@ -9,7 +9,7 @@
  * learnjax_site/search_results.py writes next to each page. Enter still opens the search page.
  * Links are made from the site's root (data-content_root), so they work from any folder.
  * Keyboard: Tab or ArrowDown moves from the field to the results, ArrowUp/ArrowDown between
- * them; Escape closes the dialog (the browser's own behaviour for a modal <dialog>).
+ * them; Escape closes the dialog, from the field or from a result.
  */
 (() => {
   "use strict";
@@ -120,6 +120,12 @@
 
   const links = () => [...list.querySelectorAll("a"), more];
   dialog.addEventListener("keydown", (event) => {
+    // The theme closes the dialog on Escape in the field only; Chromium does not from a result.
+    if (event.key === "Escape" && dialog.open) {
+      event.preventDefault();
+      dialog.close();
+      return;
+    }
     if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
     const targets = links();
     if (panel.hidden || !targets.length) return;
