@@ -123,3 +123,29 @@ def test_search_says_how_many_pages_it_found(page, console, language):
     assert found > 1
     assert str(found) in summary, f"the summary should give the {found} pages found: {summary!r}"
     assert console.problems == []
+
+
+UI_STRINGS = {  # interface text that was glued into snippets, from the theme and the site's controls
+    "ko": ["진도 초기화", "다 읽음", "다 읽은 강의로 표시", "진도는 이 브라우저에만", "노트북 내려받기",
+           "Colab에서 열기", "읽는 데 약", "이 페이지의 출력은"],
+    "en": ["Reset progress", "Mark this lesson as done", "Your progress is kept", "Download notebook",
+           "Open in Colab", "min read", "The outputs on this page", "Link to this heading"],
+}
+
+
+@pytest.mark.parametrize(("language", "query"), [("ko", "JAX"), ("ko", "함수를"), ("en", "JAX")])
+def test_snippets_are_the_articles_prose(page, console, language, query):
+    fetched = []
+    page.on("request", lambda request: fetched.append(request.url) if request.resource_type == "fetch" else None)
+    page.goto(f"{language}/search.html?q={quote(query)}")
+    page.wait_for_function(SEARCH_FINISHED)
+    page.wait_for_load_state("networkidle")
+    snippets = page.locator("#search-results p.context").all_text_contents()
+    assert len(snippets) > 3
+    found = [(ui, snippet) for snippet in snippets for ui in UI_STRINGS[language] if ui in snippet]
+    assert not found, f"interface text in snippets: {found}"
+    glued = [snippet for snippet in snippets if re.search(r"다\.[^\s\d.…)’”]", snippet)]
+    assert not glued, f"a sentence glued to the next heading or control: {glued}"
+    assert fetched and all(url.endswith(".prose.txt") for url in fetched), (
+        f"snippets should come from the small prose files, not whole pages: {fetched}")
+    assert console.problems == []

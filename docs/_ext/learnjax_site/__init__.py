@@ -19,6 +19,7 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``interface_language``: the theme's and extensions' own interface strings in the page's language;
 * ``mathjax``: MathJax served from the site itself (pinned, offline, no request to another host);
 * ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query;
+* ``search_results``: snippets from the article's prose only; results as you type in the Ctrl+K dialog;
 * ``notebooks`` (with ``notebook_markdown``, ``hidden_cells``): each lesson as a notebook in the
   page's language, outputs included, to download or open in Colab;
 * ``portable_outputs``: outputs on pages and in notebooks name no folder of the build machine
@@ -46,6 +47,7 @@ from . import (
     progress,
     provenance,
     report_problem,
+    search_results,
     sidebar,
     site_url,
     sitemap,
@@ -57,6 +59,7 @@ from . import (
 def setup(app: Sphinx) -> dict:
     for module in (bilingual, tags, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
-                   korean_search, notebooks, sidebar, portable_outputs, mathjax, interface_language):
+                   korean_search, search_results, notebooks, sidebar, portable_outputs, mathjax,
+                   interface_language):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
