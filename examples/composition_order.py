@@ -14,6 +14,8 @@ is reported as the median with the spread (fastest to slowest) of the rounds; wh
 is said by ``timing.py``'s rule, in its sentences.
 
     python examples/composition_order.py --batch-sizes 1 100 10000 --plot composition_order.png
+
+writes composition_order.ko.png and composition_order.en.png: the same measurements, labelled in Korean and in English.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
+from plotting import PLOT_HELP, legend_below, new_figure, plot_medians, save, say, write_plot  # noqa: E402
 from timing import Comparison, Timing, compare  # noqa: E402
 
 DEFAULT_BATCH_SIZES = (1, 100, 10_000)
@@ -220,16 +222,18 @@ def device_name() -> str:
     return backend if kind.upper() == backend else f"{kind} ({backend})"
 
 
-def plot(results: dict[int, dict[str, Comparison]], path: str) -> None:
-    """Write a log-log plot of median time against batch size, with min-max bars, in both languages."""
+def plot(results: dict[int, dict[str, Comparison]], path: str, language: str = "en") -> None:
+    """Write a log-log plot of median time against batch size, with min-max bars, labelled in ``language``."""
     fig, ax = new_figure()
-    legend = {f"{order} {kind}": f"{order} {korean} · {kind}"
-              for order in ORDERS for kind, korean in zip(KINDS, ("콜드", "웜"), strict=True)}
-    plot_medians(ax, timings(results), METHODS, labels=legend, dashed={m for m in METHODS if m.endswith("cold")})
+    words = {"cold": say(language, "콜드", "cold"), "warm": say(language, "웜", "warm")}
+    legend = {f"{order} {kind}": f"{order} {words[kind]}" for order in ORDERS for kind in KINDS}
+    plot_medians(ax, timings(results), METHODS, labels=legend, dashed={m for m in METHODS if m.endswith("cold")},
+                 language=language)
     ax.set_xscale("log")
-    ax.set_xlabel("배치 크기 · batch size (examples)")
-    ax.set_title(f"샘플별 기울기, 합성 순서 · per-example gradients, composition order\n{device_name()}")
-    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
+    ax.set_xlabel(say(language, "배치 크기 (예제 수)", "batch size (examples)"))
+    ax.set_title(say(language, "샘플별 기울기, 합성 순서", "per-example gradients, composition order")
+                 + f"\n{device_name()}")
+    legend_below(fig, ax)
     save(fig, path)
 
 
@@ -241,7 +245,7 @@ def main(argv: list[str] | None = None):
                         help="interleaved rounds of warm calls, one call of each order a round (default: 20)")
     parser.add_argument("--cold-rounds", type=int, default=6,
                         help="interleaved rounds of cold calls, each a freshly composed function (default: 6)")
-    parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
+    parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
     print(f"JAX {jax.__version__} on {device_name()}; both orders measured together, interleaved: "
           f"warm, {args.rounds} rounds; "

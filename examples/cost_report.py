@@ -15,6 +15,8 @@ stand in for the roofs of a roofline: a kernel whose intensity is below their ra
 memory-bound, above it compute-bound. Sizes follow the backend (small on a CPU) unless given.
 
     python examples/cost_report.py --plot cost_report.png
+
+writes cost_report.ko.png and cost_report.en.png: the same measurements, labelled in Korean and in English.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, save, write_plot  # noqa: E402
+from plotting import PLOT_HELP, legend_below, new_figure, save, say, write_plot  # noqa: E402
 from timing import Timing, compare, device, machine, ms  # noqa: E402
 
 ON_ACCELERATOR = jax.default_backend() != "cpu"
@@ -393,8 +395,9 @@ def format_table(reports: dict[str, Report]) -> str:
     return "\n".join(rows)
 
 
-def plot(reports: dict[str, Report], path: str) -> None:
-    """A roofline chart: achieved GFLOP/s against intensity, under the roofs min(peak, intensity x bandwidth)."""
+def plot(reports: dict[str, Report], path: str, language: str = "en") -> None:
+    """A roofline chart: achieved GFLOP/s against intensity, under the roofs min(peak, intensity x
+    bandwidth), labelled in ``language``."""
     import numpy as np
 
     peak_flops, peak_bytes = empirical_roofs(reports.values())
@@ -403,16 +406,16 @@ def plot(reports: dict[str, Report], path: str) -> None:
     high = max(r.intensity for r in reports.values()) * 4
     x = np.geomspace(low, high, 200)
     ax.plot(x, np.minimum(peak_flops, x * peak_bytes) / 1e9, color="gray", linestyle="--",
-            label="측정한 최고치로 그린 지붕 · roofs from the best measured rates")
+            label=say(language, "측정한 최고치로 그린 지붕", "roofs from the best measured rates"))
     for name, r in reports.items():
         ax.plot(r.intensity, r.flop_rate / 1e9, marker="o", linestyle="none", label=name)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("산술 강도 · arithmetic intensity (FLOP/byte)")
-    ax.set_ylabel("달성한 성능 · achieved GFLOP/s")
-    ax.set_title(f"루프라인 · roofline on {device()}")
+    ax.set_xlabel(say(language, "산술 강도 (FLOP/바이트)", "arithmetic intensity (FLOP/byte)"))
+    ax.set_ylabel(say(language, "달성한 성능 (GFLOP/s)", "achieved GFLOP/s"))
+    ax.set_title(say(language, f"루프라인, {device()}", f"roofline on {device()}"))
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small")
+    legend_below(fig, ax)
     save(fig, path)
 
 
@@ -426,7 +429,7 @@ def main(argv: list[str] | None = None) -> dict[str, Report]:
                         metavar=("ROWS", "COLS"), help="shape of the softmax input (default: %(default)s)")
     parser.add_argument("--rounds", type=int, default=7,
                         help="interleaved rounds, each timing one warm call of every kernel (6 at least; default: 7)")
-    parser.add_argument("--plot", metavar="FILE", help="also write a PNG roofline chart to FILE")
+    parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
     print(f"{machine()}; {args.rounds} interleaved rounds of warm calls (timing.compare); "
           "FLOPs and bytes from compiled.cost_analysis(); rates at the median time")

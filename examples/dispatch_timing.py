@@ -19,6 +19,8 @@ is the median of the rounds with its spread (fastest to slowest), and whether "r
 separate is decided by ``Comparison.verdict`` under the site's rule (``timing.py``).
 
     python examples/dispatch_timing.py --sizes 64 256 1024 --plot dispatch.png
+
+writes dispatch.ko.png and dispatch.en.png: the same measurements, labelled in Korean and in English.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
+from plotting import PLOT_HELP, new_figure, plot_medians, save, say, write_plot  # noqa: E402
 from timing import Comparison, Timing, compare, machine, ratio_text  # noqa: E402
 
 CPU_SIZES = (64, 128, 256, 512, 1024)
@@ -178,17 +180,18 @@ def format_table(comparison: Comparison, sizes, copies: bool = True) -> str:
     return "\n".join(rows)
 
 
-def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
-    """Write a log-log plot of median time against n, with min-max bars, labelled in both languages."""
-    labels = {"return": "반환까지 · time to return", "ready": "준비까지 · time to ready",
-              "to numpy": "NumPy 변환 · to NumPy"}
+def plot(results: dict[int, dict[str, Timing]], path: str, language: str = "en") -> None:
+    """Write a log-log plot of median time against n, with min-max bars, labelled in ``language``."""
+    labels = {"return": say(language, "반환까지", "time to return"),
+              "ready": say(language, "준비까지", "time to ready"),
+              "to numpy": say(language, "NumPy 변환", "to NumPy")}
     fig, ax = new_figure()
-    plot_medians(ax, results, MEASURES, labels)
+    plot_medians(ax, results, MEASURES, labels, language=language)
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32, jnp.dot)")
+    ax.set_xlabel(say(language, "행렬 크기 n (n×n float32, jnp.dot)", "matrix size n (n×n float32, jnp.dot)"))
     kind, backend = jax.devices()[0].device_kind, jax.default_backend().upper()
     where = backend if kind.upper() == backend else f"{kind} ({backend})"
-    ax.set_title(f"비동기 디스패치 · asynchronous dispatch on {where}")
+    ax.set_title(say(language, f"비동기 디스패치, {where}", f"asynchronous dispatch on {where}"))
     ax.legend()
     save(fig, path)
 
@@ -212,7 +215,7 @@ def main(argv: list[str] | None = None) -> Comparison:
                              f"{list(ACCELERATOR_SIZES)} on an accelerator)")
     parser.add_argument("--rounds", type=int, default=9,
                         help="interleaved rounds, each timing every measure of every size once (default: 9)")
-    parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
+    parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
     sizes = args.sizes or list(default_sizes())
     copies = not numpy_view_shares_buffer(jnp.ones((4, 4)))

@@ -13,6 +13,8 @@ The program checks the gradient of the demo loss for several step sizes ``eps``,
 prints the fitted parameters beside the true ones, and can plot the loss curve.
 
     python examples/gradient_check.py --eps 1e-1 1e-2 1e-3 1e-4 --steps 100 --plot loss.png
+
+writes loss.ko.png and loss.en.png: the same measurements, labelled in Korean and in English.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, save, write_plot  # noqa: E402
+from plotting import PLOT_HELP, new_figure, save, say, write_plot  # noqa: E402
 
 TRUE_W = (1.5, -2.0, 0.5)
 TRUE_B = 0.7
@@ -199,15 +201,17 @@ def format_check(report: dict[float, dict]) -> str:
     return "\n".join(rows)
 
 
-def plot(losses, true_loss: float, path: str) -> None:
-    """Write the loss curve (log scale) with the loss of the true parameters as a dashed line."""
+def plot(losses, true_loss: float, path: str, language: str = "en") -> None:
+    """Write the loss curve (log scale) with the loss of the true parameters as a dashed line,
+    labelled in ``language``."""
     fig, ax = new_figure()
-    ax.plot(range(len(losses)), losses, label="경사 하강법 · gradient descent")
-    ax.axhline(true_loss, color="gray", linestyle="--", label="참 매개변수의 손실 · loss at the true parameters")
+    ax.plot(range(len(losses)), losses, label=say(language, "경사 하강법", "gradient descent"))
+    ax.axhline(true_loss, color="gray", linestyle="--",
+               label=say(language, "참 매개변수의 손실", "loss at the true parameters"))
     ax.set_yscale("log")
-    ax.set_xlabel("스텝 · step")
-    ax.set_ylabel("손실 (평균 제곱 오차) · loss (mean squared error)")
-    ax.set_title(f"선형 회귀 · linear regression ({jax.default_backend().upper()})")
+    ax.set_xlabel(say(language, "스텝", "step"))
+    ax.set_ylabel(say(language, "손실 (평균 제곱 오차)", "loss (mean squared error)"))
+    ax.set_title(say(language, "선형 회귀", "linear regression") + f" ({jax.default_backend().upper()})")
     ax.legend()
     ax.grid(True, which="both", alpha=0.3)
     save(fig, path)
@@ -221,7 +225,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--steps", type=int, default=100, help="gradient-descent steps (default: 100)")
     parser.add_argument("--lr", type=float, default=0.1, help="learning rate (default: 0.1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the PRNG key for the data (default: 0)")
-    parser.add_argument("--plot", metavar="FILE", help="also write the loss curve to FILE (PNG)")
+    parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
 
     X, y = make_data(jax.random.key(args.seed), n=args.samples)

@@ -18,6 +18,8 @@ gives the count; where it came out the slower, jit never pays off; where the two
 what a call saves is lost in the noise and there is no count to give.
 
     python examples/jit_payoff.py --sizes 64 256 1024 2048 --plot jit_payoff.png
+
+writes jit_payoff.ko.png and jit_payoff.en.png: the same measurements, labelled in Korean and in English.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
+from plotting import PLOT_HELP, new_figure, plot_medians, save, say, write_plot  # noqa: E402
 from timing import Comparison, compare, device, machine, ratio_text  # noqa: E402
 
 DEFAULT_SIZES = (64, 256, 1024, 2048)
@@ -136,29 +138,31 @@ def payoff_table(results: dict[int, Comparison]) -> str:
                      for row in rows)
 
 
-def plot_payoff(results: dict[int, Comparison], path: str) -> None:
-    """Write median time against n, with fastest-slowest bars, each size marked with its break-even count.
+def plot_payoff(results: dict[int, Comparison], path: str, language: str = "en") -> None:
+    """Write median time against n, with fastest-slowest bars, each size marked with its break-even
+    count, labelled in ``language``.
 
     >>> import os, tempfile
     >>> c = Comparison({"jnp": [0.003] * 6, "jit cold": [0.011] * 6, "jit warm": [0.001] * 6})
     >>> path = os.path.join(tempfile.mkdtemp(), "payoff.png")
-    >>> plot_payoff({64: c, 128: c}, path)
+    >>> plot_payoff({64: c, 128: c}, path, "ko")
     >>> os.path.getsize(path) > 0
     True
     """
     from matplotlib.ticker import NullLocator
 
     fig, ax = new_figure()
-    labels = {"jnp": "jnp (jit 없이 · no jit)", "jit cold": "jit 콜드 · cold", "jit warm": "jit 웜 · warm"}
+    labels = {"jnp": say(language, "jnp (jit 없이)", "jnp (no jit)"),
+              "jit cold": say(language, "jit 콜드", "jit cold"), "jit warm": say(language, "jit 웜", "jit warm")}
     timings = {n: {key: c.timing(key) for key in SHOWN} for n, c in results.items()}
-    plot_medians(ax, timings, SHOWN, labels=labels, dashed={"jit cold"})
+    plot_medians(ax, timings, SHOWN, labels=labels, dashed={"jit cold"}, language=language)
     ax.set_xscale("log", base=2)
     ax.set_xticks(list(results), [f"{n}\nN = {calls_text(break_even(c))}" for n, c in results.items()], minor=False)
     ax.xaxis.set_minor_locator(NullLocator())
     ax.margins(x=0.08)
-    ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32)\n"
-                  "N: 손익분기 호출 수 · break-even calls (-: 가려지지 않음 · not separated)")
-    ax.set_title(f"jit의 손익분기 · jit break-even, matmul on {device()}")
+    ax.set_xlabel(say(language, "행렬 크기 n (n×n float32)\nN: 손익분기 호출 수 (-: 가려지지 않음)",
+                      "matrix size n (n×n float32)\nN: break-even calls (-: not separated)"))
+    ax.set_title(say(language, f"jit의 손익분기, {device()}의 행렬 곱", f"jit break-even, matmul on {device()}"))
     ax.legend(loc="upper left")
     save(fig, path)
 
@@ -169,7 +173,7 @@ def main(argv: list[str] | None = None) -> dict[int, Comparison]:
                         help="matrix sizes n to time (default: %(default)s)")
     parser.add_argument("--rounds", type=int, default=9,
                         help="interleaved rounds per size, at least 6 (default: %(default)s)")
-    parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
+    parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
     print(f"{machine()}; {args.rounds} interleaved rounds per size (jit cold: a fresh function each round); "
           "median (fastest–slowest)")

@@ -20,6 +20,8 @@ spread (fastest to slowest); ``verdicts`` says, under ``timing.py``'s rule, whic
 than which, at the largest n (warm) and from the smallest to the largest n (cold).
 
     python examples/loop_compile.py --lengths 10 100 1000 --plot loop_compile.png
+
+writes loop_compile.ko.png and loop_compile.en.png: the same measurements, labelled in Korean and in English.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
+from plotting import PLOT_HELP, legend_below, new_figure, plot_medians, save, say, write_plot  # noqa: E402
 from timing import Comparison, Timing, compare, device, machine, ratio_text  # noqa: E402
 
 DEFAULT_LENGTHS = (10, 30, 100, 300, 1000)
@@ -236,24 +238,26 @@ def way_labels(n: int) -> dict[str, dict[str, str]]:
     return {variant(way, n): {"ko": korean[way], "en": english[way]} for way in WAYS}
 
 
-def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
+def plot(results: dict[int, dict[str, Timing]], path: str, language: str = "en") -> None:
     """Write a log-log plot of median time against trip count, cold dashed and warm solid, one
-    colour per way (``results``: ``{n: {"<way> cold" or "<way> warm": Timing}}``)."""
+    colour per way (``results``: ``{n: {"<way> cold" or "<way> warm": Timing}}``), labelled in
+    ``language``."""
     import matplotlib.pyplot as plt
 
     fig, ax = new_figure()
     keys = [f"{way} {kind}" for kind in ("cold", "warm") for way in WAYS]
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"][:len(WAYS)]
     ax.set_prop_cycle(color=colors * 2)  # one colour per way, for its cold and its warm line
-    names = {"python loop": "Python for", "scan unroll=8": "scan(unroll=8)"}
+    names = {"python loop": say(language, "Python 반복문", "Python for"), "scan unroll=8": "scan(unroll=8)"}
     labels = {f"{way} warm": names.get(way, way) for way in WAYS}
     labels.update({f"{way} cold": "_nolegend_" for way in WAYS})  # one legend entry per way
-    plot_medians(ax, results, keys, labels=labels, dashed={key for key in keys if key.endswith("cold")})
+    plot_medians(ax, results, keys, labels=labels, dashed={key for key in keys if key.endswith("cold")},
+                 language=language)
     ax.set_xscale("log")
-    ax.set_xlabel("반복 횟수 · trip count n")
-    ax.set_title(f"반복문: 콜드(점선), 웜(실선) · loops: cold (dashed), warm (solid)\n"
-                 f"{device()}")
-    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5))
+    ax.set_xlabel(say(language, "반복 횟수 n", "trip count n"))
+    ax.set_title(say(language, "콜드 호출(점선)과 웜 호출(실선)", "cold calls (dashed), warm calls (solid)")
+                 + f"\n{device()}")
+    legend_below(fig, ax)
     save(fig, path)
 
 
@@ -266,7 +270,7 @@ def main(argv: list[str] | None = None):
                         help="interleaved rounds of the cold measurement, 6 or more (default: 6)")
     parser.add_argument("--warm-rounds", type=int, default=25,
                         help="interleaved rounds of the warm measurement, 6 or more (default: 25)")
-    parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
+    parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
     lengths = sorted(set(args.lengths))
     print(f"{machine()}; vector of {args.size} float32; every way at every n measured interleaved, "

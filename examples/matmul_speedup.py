@@ -20,6 +20,8 @@ products in TF32, while NumPy computes in float32: ``--precision highest`` runs 
 float32 throughout (``jax.default_matmul_precision``).
 
     python examples/matmul_speedup.py --sizes 64 256 1024 2048 --plot matmul.png
+
+writes matmul.ko.png and matmul.en.png: the same measurements, labelled in Korean and in English.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, plot_medians, save, write_plot  # noqa: E402
+from plotting import PLOT_HELP, new_figure, plot_medians, save, say, write_plot  # noqa: E402
 from timing import MIN_ROUNDS, Comparison, Timing, compare, device, machine  # noqa: E402
 
 DEFAULT_SIZES = (64, 128, 256, 512, 1024, 2048)
@@ -130,15 +132,15 @@ def format_table(results: dict[int, dict[str, Timing]]) -> str:
     return "\n".join(rows)
 
 
-def plot(results: dict[int, dict[str, Timing]], path: str) -> None:
-    """Write a log-log plot of median time against n, with min-max bars, labelled in both languages."""
+def plot(results: dict[int, dict[str, Timing]], path: str, language: str = "en") -> None:
+    """Write a log-log plot of median time against n, with min-max bars, labelled in ``language``."""
     fig, ax = new_figure()
-    labels = {"numpy": "NumPy", "jnp": "jnp (jit 없이 · no jit)",
-              "jit cold": "jit 콜드 · cold", "jit warm": "jit 웜 · warm"}
-    plot_medians(ax, results, METHODS, labels=labels, dashed={"jit cold"})
+    labels = {"numpy": "NumPy", "jnp": say(language, "jnp (jit 없이)", "jnp (no jit)"),
+              "jit cold": say(language, "jit 콜드", "jit cold"), "jit warm": say(language, "jit 웜", "jit warm")}
+    plot_medians(ax, results, METHODS, labels=labels, dashed={"jit cold"}, language=language)
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("행렬 크기 n · matrix size n (n×n float32)")
-    ax.set_title(f"행렬 곱 · matmul on {device()}")
+    ax.set_xlabel(say(language, "행렬 크기 n (n×n float32)", "matrix size n (n×n float32)"))
+    ax.set_title(say(language, f"행렬 곱, {device()}", f"matmul on {device()}"))
     ax.legend()
     save(fig, path)
 
@@ -152,7 +154,7 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Timing]]:
     parser.add_argument("--precision", choices=("default", "highest"), default="default",
                         help="JAX's matmul precision: 'highest' keeps float32 products in float32 on a GPU "
                              "with TF32 (default: %(default)s)")
-    parser.add_argument("--plot", metavar="FILE", help="also write a PNG plot to FILE")
+    parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
     rounds = max(args.repeats, MIN_ROUNDS)
     print(f"{machine()}; JAX matmul precision {args.precision}; "

@@ -17,6 +17,8 @@ together, interleaved (``timing.compare``), and compared under the site's rule: 
 was faster only when the measurements separate.
 
     python examples/ragged_batches.py --dataset-size 10000 --batch-size 512 --epochs 10 --plot epochs.png
+
+writes epochs.ko.png and epochs.en.png: the same measurements, labelled in Korean and in English.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import new_figure, save, write_plot  # noqa: E402
+from plotting import PLOT_HELP, legend_below, new_figure, save, say, write_plot  # noqa: E402
 from timing import MIN_ROUNDS, Comparison, compare, machine  # noqa: E402
 
 STRATEGIES = ("ragged", "padded", "bucketed")
@@ -310,29 +312,30 @@ def verdicts(comparison: Comparison, reference: str = "ragged") -> list[str]:
             for name in comparison.samples if name != reference and reference in comparison.samples]
 
 
-def plot(results: dict, path: str) -> None:
+def plot(results: dict, path: str, language: str = "en") -> None:
     """Bars of the first epoch (compiles included) and of the later epochs, medians with their
-    fastest–slowest range, per strategy."""
+    fastest–slowest range, per strategy, labelled in ``language``."""
     fig, ax = new_figure()
     names = list(results)
     positions = np.arange(len(names))
-    for offset, key, label in ((-0.2, "cold", "첫 에포크(컴파일 포함) · first epoch (compiles included)"),
-                               (0.2, "warm", "이후 에포크 · later epochs")):  # bars: median; lines: fastest-slowest
-        medians = np.array([results[n][key].median for n in names]) * 1e3
+    first = say(language, "첫 에포크(컴파일 포함)", "first epoch (compiles included)")
+    for offset, key, label in ((-0.2, "cold", first), (0.2, "warm", say(language, "이후 에포크", "later epochs"))):
+        medians = np.array([results[n][key].median for n in names]) * 1e3  # bars: median; lines: fastest-slowest
         spread = [medians - [results[n][key].fastest * 1e3 for n in names],
                   [results[n][key].slowest * 1e3 for n in names] - medians]
         ax.bar(positions + offset, medians, width=0.4, yerr=spread, capsize=3, label=label)
     cold = [results[n]["cold"].slowest * 1e3 for n in names]
     for i, n in enumerate(names):
         compiles = results[n]["compiles first epoch"] + results[n]["compiles later epochs"]
-        ax.annotate(f"컴파일 {compiles}회 · {compiles} compile(s)", (positions[i] - 0.2, cold[i]),
-                    ha="center", va="bottom", fontsize=8)
+        ax.annotate(say(language, f"컴파일 {compiles}회", f"{compiles} compile(s)"), (positions[i] - 0.2, cold[i]),
+                    ha="center", va="bottom", fontsize=11)
     ax.set_xticks(positions, names)
     ax.set_yscale("log")
-    ax.set_ylim(top=max(cold) * 20)  # room for the legend above the bars
-    ax.set_ylabel("에포크 시간 (ms) · epoch time (ms)")
-    ax.set_title(f"컴파일 횟수와 에포크 시간 · compiles and epoch time ({jax.default_backend().upper()})")
-    ax.legend(loc="upper right", fontsize=8, title="중앙값과 범위 · median and range", title_fontsize=8)
+    ax.set_ylim(top=max(cold) * 5)  # room for the compile counts above the bars
+    ax.set_ylabel(say(language, "에포크 시간 (ms)", "epoch time (ms)"))
+    ax.set_title(say(language, f"컴파일 횟수와 에포크 시간 ({jax.default_backend().upper()})",
+                     f"compiles and epoch time ({jax.default_backend().upper()})"))
+    legend_below(fig, ax, columns=1, title=say(language, "중앙값과 범위", "median and range"))
     save(fig, path)
 
 
@@ -347,7 +350,7 @@ def main(argv: list[str] | None = None) -> tuple[dict, Comparison, Comparison]:
                         help="bucket sizes for 'bucketed', in equal steps up to the batch size (default: 4)")
     parser.add_argument("--strategies", nargs="+", choices=STRATEGIES, default=list(STRATEGIES),
                         help="which ways to build the batches, two or more (default: all three)")
-    parser.add_argument("--plot", metavar="FILE", help="also write a PNG bar chart to FILE")
+    parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
     if args.epochs < MIN_ROUNDS + 1:
         parser.error(f"--epochs must be at least {MIN_ROUNDS + 1} (one cold epoch, then {MIN_ROUNDS} warm rounds)")

@@ -22,6 +22,8 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``search_results``: snippets from the article's prose only; results as you type in the Ctrl+K dialog;
 * ``notebooks`` (with ``notebook_markdown``, ``hidden_cells``): each lesson as a notebook in the
   page's language, outputs included, to download or open in Colab;
+* ``figures``: each language's plot on its own page (checked in the source), lazy-loaded, sized,
+  and linked to the image full size;
 * ``portable_outputs``: outputs on pages and in notebooks name no folder of the build machine
   (tracebacks show ``site-packages/jax/...``, ``examples/x.py``, ``Cell In[3], line 2``).
 """
@@ -34,6 +36,7 @@ from . import (
     bilingual,
     callouts,
     catalog,
+    figures,
     glossary,
     glossary_links,
     interface_language,
@@ -60,6 +63,6 @@ def setup(app: Sphinx) -> dict:
     for module in (bilingual, tags, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
                    korean_search, search_results, notebooks, sidebar, portable_outputs, mathjax,
-                   interface_language):
+                   interface_language, figures):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

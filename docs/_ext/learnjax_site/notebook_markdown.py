@@ -6,6 +6,9 @@ The reader's notebook (``notebooks``) cannot use Sphinx, so each markdown cell i
   page's language, and ``:::{dropdown} Title`` its content under the bold title;
 * ``{glue:text}`name``` (and ``{glue}``, ``{glue:md}``) becomes the value the build glued, formatted
   as myst-nb formats it on the page;
+* ``{glue:figure} name`` becomes the image the build glued, in the cell itself (a ``data:`` URI,
+  which Colab and Jupyter both show), with its ``:alt:`` text and its caption; a figure nothing was
+  glued for, not an image, or without ``:alt:`` stops the build;
 * a link to another page (``[text](other.md)``, ``{doc}``) becomes a link to that page on the site;
 * ``{program-source}`` is handed back to the caller, which turns it into cells that write the
   programs (``Programs``);
@@ -179,12 +182,49 @@ def blockquote(title: str, body: str) -> str:
     return "\n".join(f"> {line}" if line.strip() else ">" for line in lines)
 
 
-SHOWN_DIRECTIVES = (*CALLOUTS, "admonition", "dropdown", "program-source")
+SHOWN_DIRECTIVES = (*CALLOUTS, "admonition", "dropdown", "program-source", "glue:figure")
+FIGURE_TYPES = ("image/png", "image/jpeg")
+
+
+def _options(body: str) -> dict[str, str]:
+    r"""A directive's ``:name: value`` options.
+
+    >>> _options(":alt: A plot\n:figclass: wide\nCaption.")
+    {'alt': 'A plot', 'figclass': 'wide'}
+    """
+    lines = body.split("\n")[:_options_lines(body)]
+    return dict(re.match(r"^:([\w-]+):\s*(.*)$", line).groups() for line in lines if line.startswith(":"))
+
+
+def figure(page: Page, name: str, body: str) -> str:
+    r"""A ``{glue:figure}`` as Markdown: the glued image inline, under its alt text, then its caption.
+
+    >>> page = Page("p", "en", {"plot_en": {"data": {"image/png": "iVBO\nRw==", "text/plain": "<Image>"}}}, str, str)
+    >>> figure(page, "plot_en", ":alt: Time against size, log-log\n\nMedians of six rounds.")
+    '![Time against size, log-log](data:image/png;base64,iVBORw==)\n\nMedians of six rounds.'
+    """
+    data = page.glue.get(name, {}).get("data")
+    if data is None:
+        raise MarkdownError(f"the figure {name!r} was never glued: this language's page and notebook would lack it",
+                            f"glue it in a code cell of this page: glue({name!r}, Image(path), display=False)")
+    mime = next((kind for kind in FIGURE_TYPES if kind in data), None)
+    if mime is None:
+        raise MarkdownError(f"{name!r} was glued as {', '.join(sorted(data))}, not as an image",
+                            "glue an IPython.display.Image (a PNG or JPEG) for a {glue:figure}")
+    alt = _options(body).get("alt", "").strip()
+    if not alt:
+        raise MarkdownError(f"the figure {name!r} has no :alt: text",
+                            "add ':alt:' saying what the plot shows, in this cell's language")
+    encoded = "".join("".join(data[mime]).split())  # base64, without nbformat's line breaks
+    caption = markdown(page, _directive_body(body)).strip()
+    return f"![{escape(alt)}](data:{mime};base64,{encoded})" + (f"\n\n{caption}" if caption else "")
 
 
 def _directive(page: Page, name: str, argument: str, body: str) -> str | Programs:
     if name == "program-source":
         return Programs(tuple(argument.split()))
+    if name == "glue:figure":
+        return figure(page, argument, body)
     content = markdown(page, _directive_body(body))
     if name in CALLOUTS:
         title = text(page.language, name) + (f": {inline(page, argument)}" if argument else "")
