@@ -18,6 +18,7 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 * ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query;
 * ``notebooks`` (with ``notebook_markdown``, ``hidden_cells``): each lesson as a notebook in the
   page's language, outputs included, to download or open in Colab;
+* ``css_bundle``: the site's stylesheets (every ``_static/learnjax*.css``) as one file;
 * ``portable_outputs``: outputs on pages and in notebooks name no folder of the build machine
   (tracebacks show ``site-packages/jax/...``, ``examples/x.py``, ``Cell In[3], line 2``).
 """
@@ -30,6 +31,7 @@ from . import (
     bilingual,
     callouts,
     catalog,
+    css_bundle,
     glossary,
     glossary_links,
     korean_search,
@@ -52,6 +54,6 @@ from . import (
 def setup(app: Sphinx) -> dict:
     for module in (bilingual, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
-                   korean_search, notebooks, sidebar, portable_outputs, mathjax):
+                   korean_search, notebooks, sidebar, portable_outputs, mathjax, css_bundle):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
