@@ -158,6 +158,6 @@ def write_root_page(html: Path, base: str) -> None:
 def setup(app: Sphinx) -> dict:
     app.setup_extension("notfound.extension")
     app.connect("config-inited", on_config_inited)
-    app.connect("html-page-context", keep_relative_helpers, priority=400)  # before sphinx-notfound-page's (500)
+    app.connect("html-page-context", keep_relative_helpers, priority=300)  # before sphinx-notfound-page's (400)
     app.connect("html-page-context", on_html_page_context, priority=600)  # after it and language_switch's
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -76,7 +76,11 @@ def summary(lhr: dict, origin: str) -> dict:
     ``outside`` lists requests that went anywhere but ``origin`` (``data:`` URLs are the page's own).
     """
     audits = lhr["audits"]
-    requests = audits.get("network-requests", {}).get("details", {}).get("items", [])
+
+    def details(audit: str) -> dict:
+        return audits.get(audit, {}).get("details") or {}
+
+    requests = details("network-requests").get("items", [])
     failing = {}
     for name in CATEGORIES:
         category = lhr["categories"][name]
@@ -89,6 +93,8 @@ def summary(lhr: dict, origin: str) -> dict:
         "cls": round(audits["cumulative-layout-shift"]["numericValue"], 3),
         "total_kib": round(audits["total-byte-weight"]["numericValue"] / 1024),
         "requests": len(requests),
+        "unused_css_kib": round(details("unused-css-rules").get("overallSavingsBytes", 0) / 1024),
+        "render_blocking": len(details("render-blocking-resources").get("items", [])),
         "failing": failing,
         "outside": [item["url"] for item in requests
                     if not item["url"].startswith((origin + "/", "data:", "blob:"))],
