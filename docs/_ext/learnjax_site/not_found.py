@@ -86,10 +86,14 @@ def keep_relative_helpers(app: Sphinx, pagename: str, templatename: str, context
         context["learnjax_relative_helpers"] = {name: context[name] for name in RELATIVE_HELPERS if name in context}
 
 
+def restore_relative_helpers(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """After sphinx-notfound-page, before what uses them (Sphinx's resource paths, the theme's toctrees)."""
+    context.update(context.pop("learnjax_relative_helpers", {}))
+
+
 def on_html_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     if pagename != PAGENAME:
         return
-    context.update(context.pop("learnjax_relative_helpers", {}))
     context["learnjax_base_script"] = base_script(app.config.language, base_path(app.config.html_baseurl))
     context["pageurl"] = None  # no canonical address: the page stands in for any missing one
     switch = context.get("learnjax_switch")
@@ -159,5 +163,6 @@ def setup(app: Sphinx) -> dict:
     app.setup_extension("notfound.extension")
     app.connect("config-inited", on_config_inited)
     app.connect("html-page-context", keep_relative_helpers, priority=300)  # before sphinx-notfound-page's (400)
-    app.connect("html-page-context", on_html_page_context, priority=600)  # after it and language_switch's
+    app.connect("html-page-context", restore_relative_helpers, priority=450)  # the others use them at 500
+    app.connect("html-page-context", on_html_page_context, priority=600)  # after language_switch's
     return {"parallel_read_safe": True, "parallel_write_safe": True}
