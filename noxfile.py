@@ -1,5 +1,5 @@
-"""Sessions: ``nox -s docs``, ``docs-live``, ``tests``, ``lint``, ``browser``, ``publish``, ``lock``,
-``wheelhouse``. See README.md.
+"""Sessions: ``nox -s docs``, ``docs-live``, ``tests``, ``lint``, ``browser``, ``lighthouse``, ``publish``,
+``lock``, ``wheelhouse``. See README.md.
 
 Every session installs its dependency group from the lock: ``requirements/<group>.txt``, exported
 with hashes from ``uv.lock`` by ``nox -s lock`` and installed with pip's hash checking. A session
@@ -108,6 +108,27 @@ def missing_browser_packages(chromium: Path) -> list[str]:
     return missing + ([] if has_hangul_font else ["fonts-noto-cjk"])
 
 
+def built_site(session: nox.Session) -> Path:
+    """The built site (LEARNJAX_SITE, default docs/_build/html); stops when it has not been built."""
+    site = Path(os.environ.get("LEARNJAX_SITE") or ROOT / "docs" / "_build" / "html")
+    if not all((site / language / "index.html").is_file() for language in ("ko", "en")):
+        session.error(f"No built site in {site}: run nox -s docs first.")
+    return site
+
+
+def install_system_packages(session: nox.Session, missing: list[str], needed_by: str) -> None:
+    """Install Debian packages that ``needed_by`` needs when root; otherwise stop, saying what to install."""
+    if not missing:
+        return
+    if os.geteuid() != 0:
+        session.error(f"{needed_by} needs {' and '.join(missing)}: install them "
+                      f"(Debian/Ubuntu: sudo apt-get install --no-install-recommends {' '.join(missing)}), "
+                      "or point LEARNJAX_CHROMIUM at a Chromium or Chrome binary.")
+    apt = {"DEBIAN_FRONTEND": "noninteractive"}
+    session.run("apt-get", "update", external=True, env=apt)
+    session.run("apt-get", "install", "-y", "--no-install-recommends", *missing, external=True, env=apt)
+
+
 @nox.session
 def browser(session: nox.Session) -> None:
     """The built site in headless Chromium (tests/browser), after nox -s docs; screenshots in docs/_build/screenshots.
@@ -115,22 +136,41 @@ def browser(session: nox.Session) -> None:
     Chromium and a Hangul font come from the system's packages (installed here when root), not from
     ``playwright install``, which downloads a browser of its own: CI reaches package registries only.
     """
-    site = Path(os.environ.get("LEARNJAX_SITE") or ROOT / "docs" / "_build" / "html")
-    if not all((site / language / "index.html").is_file() for language in ("ko", "en")):
-        session.error(f"No built site in {site}: run nox -s docs first.")
+    built_site(session)
     missing = missing_browser_packages(Path(os.environ.get("LEARNJAX_CHROMIUM", "/usr/bin/chromium")))
-    if missing:
-        if os.geteuid() != 0:
-            session.error(f"The browser tests need {' and '.join(missing)}: install them "
-                          f"(Debian/Ubuntu: sudo apt-get install --no-install-recommends {' '.join(missing)}), "
-                          "or point LEARNJAX_CHROMIUM at a Chromium or Chrome binary.")
-        apt = {"DEBIAN_FRONTEND": "noninteractive"}
-        session.run("apt-get", "update", external=True, env=apt)
-        session.run("apt-get", "install", "-y", "--no-install-recommends", *missing, external=True, env=apt)
+    install_system_packages(session, missing, "nox -s browser")
     install(session, "browser")
     # --confcutdir: the browser tests need neither JAX nor the doctest names of the top conftest.py
     session.run("pytest", "tests/browser", "--confcutdir", "tests/browser", *session.posargs)
 
+
+
+LIGHTHOUSE = ROOT / "tools" / "lighthouse"
+
+
+@nox.session
+def lighthouse(session: nox.Session) -> None:
+    """Lighthouse on the built site served as GitHub Pages serves it (after nox -s docs): learnjax_tools.lighthouse.
+
+    nox -s lighthouse [-- --record] [-- --before reports/lighthouse/X.json] [-- --pages home,lesson]
+
+    Installs the Lighthouse that tools/lighthouse/package-lock.json pins (npm ci, from the npm registry)
+    and runs it with the system's Chromium (LEARNJAX_CHROMIUM), as ``browser`` does. Accessibility,
+    best practices and SEO must be 100; performance is reported. The report: docs/_build/lighthouse/;
+    with --record also reports/lighthouse/<date>.md and .json.
+    """
+    site = built_site(session)
+    missing = missing_browser_packages(Path(os.environ.get("LEARNJAX_CHROMIUM", "/usr/bin/chromium")))
+    missing = [name for name in missing if name == "chromium"] + ([] if shutil.which("npm") else ["nodejs", "npm"])
+    install_system_packages(session, missing, "nox -s lighthouse")
+    # --ignore-scripts: nothing downloads a browser of its own; the lock pins every package and its hash
+    session.run("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", str(LIGHTHOUSE), external=True)
+    args = list(session.posargs)
+    if "--record" in args:
+        args[args.index("--record"):args.index("--record") + 1] = ["--record", str(ROOT / "reports" / "lighthouse")]
+    session.run("python", "-m", "learnjax_tools.lighthouse", "--site", str(site),
+                "--lighthouse", str(LIGHTHOUSE / "node_modules" / "lighthouse" / "cli" / "index.js"), *args,
+                env=SITE_ENV)
 
 # What the GPU machines' image already has among what the docs group needs (README: "Building on a
 # GPU machine without network"; the image's list: the device tool's KINDS.md). The wheelhouse leaves

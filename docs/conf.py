@@ -46,6 +46,7 @@ html_title = "JAX 배우기 · Learning JAX"
 html_copy_source = False  # the sources hold both languages; each build shows one
 html_show_sourcelink = False
 html_last_updated_fmt = None
+html_favicon = "_static/learnjax-favicon.svg"  # the site's icon (also inline in the root 404.html)
 # Lessons' notebooks: "Open in Colab" opens them from this branch of the repository below, where
 # pages.yml pushes them; the programs they carry need these packages beyond Colab's own.
 learnjax_colab_branch = os.environ.get("LEARNJAX_COLAB_BRANCH", "notebooks")

@@ -145,8 +145,10 @@ def test_pages_that_are_not_lessons_have_no_glossary_links(site):
 def test_the_link_style_is_on_every_lesson(site):
     for language in ("ko", "en"):
         styles = [link["href"] for link in page(site, language, "part/second").select("link[rel=stylesheet]")]
-        assert any("learnjax-glossary.css" in href for href in styles)
-        assert (site["html"] / language / "_static" / "learnjax-glossary.css").is_file()
+        # in the site's one stylesheet (learnjax_site.css_bundle)
+        assert any("learnjax-site.css" in href for href in styles)
+        bundle = (site["html"] / language / "_static" / "learnjax-site.css").read_text(encoding="utf8")
+        assert "/* learnjax-glossary.css */" in bundle
 
 
 def test_a_malformed_glossary_row_stops_the_build_naming_its_line(tmp_path):

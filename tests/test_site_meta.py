@@ -76,22 +76,24 @@ def test_canonical_link_is_the_page_in_its_language(site, language, name):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_language_404_page_is_in_its_language_with_absolute_links(site, language):
+def test_language_404_page_links_relative_to_a_base_its_first_script_sets(site, language):
     soup = page(site, language, "404")
-    prefix = f"{base_path(base_url())}{language}/"
     assert soup.html["lang"] == language
     assert soup.select_one("article h1").get_text(strip=True) == text(language, "notfound_title")
     assert soup.title.get_text().startswith(text(language, "notfound_title"))
     home = soup.select_one("a.learnjax-not-found-home")
-    assert home["href"] == f"{prefix}index.html" and home.get_text() == text(language, "notfound_home")
-    assert soup.select_one("a.learnjax-not-found-search")["href"] == f"{prefix}search.html"
-    # served at any depth: no link, stylesheet or script may be relative
+    assert home["href"] == "index.html" and home.get_text() == text(language, "notfound_home")
+    assert soup.select_one("a.learnjax-not-found-search")["href"] == "search.html"
+    # served at any address under any path: the first script sets <base> before anything loads, and
+    # every link, stylesheet and script is relative to it (none absolute to the published path)
+    first = soup.head.find(lambda tag: tag.name in ("script", "style")
+                           or tag.name == "link" and not tag["href"].startswith("https:"))  # hreflang: absolute
+    assert first.name == "script" and 'createElement("base")' in first.string and f'"/{language}/"' in first.string
     local = [t.get("href") or t.get("src") for t in soup.select("link[href], script[src], a[href], img[src]")]
-    relative = [h for h in local if not h.startswith(("/", "#", "http:", "https:", "mailto:"))]
-    assert local and relative == []
-    assert all(h.startswith(prefix) for h in local if h.startswith("/") and "_static/" in h)
+    assert local and [h for h in local if h.startswith("/")] == []
+    assert soup.select_one('link[rel="stylesheet"][href^="_static/"]')
     switch = soup.select_one("a.learnjax-language-switch")
-    assert switch["href"] == f"{base_path(base_url())}{OTHER[language]}/index.html"
+    assert switch["href"] == f"../{OTHER[language]}/index.html"
     assert soup.select("link[rel=canonical]") == [] and soup.select("a.learnjax-report") == []
 
 
@@ -105,8 +107,10 @@ def test_root_404_page_shows_each_language_without_javascript(site):
         assert section.select_one("a.learnjax-not-found-home")["href"] == f"{path}{language}/index.html"
         assert (site["html"] / language / "index.html").is_file()
     script = soup.select_one("body > script").string
-    assert f'"{path}en/"' in script  # misses under en/ keep English
-    assert soup.find("link") is None and soup.select("script[src]") == []  # nothing to load at any depth
+    assert f'published = "{path}"' in script  # links move from the published path to where it is served
+    # nothing to load at any depth: the style is inline, the icon a data: URL
+    assert [link["href"][:19] for link in soup.find_all("link")] == ["data:image/svg+xml,"]
+    assert soup.select("script[src]") == []
 
 
 # --- Open Graph

@@ -24,6 +24,7 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
   page's language, outputs included, to download or open in Colab;
 * ``figures``: each language's plot on its own page (checked in the source), lazy-loaded, sized,
   and linked to the image full size;
+* ``css_bundle``: the site's stylesheets (every ``_static/learnjax*.css``) as one file;
 * ``portable_outputs``: outputs on pages and in notebooks name no folder of the build machine
   (tracebacks show ``site-packages/jax/...``, ``examples/x.py``, ``Cell In[3], line 2``).
 """
@@ -36,6 +37,7 @@ from . import (
     bilingual,
     callouts,
     catalog,
+    css_bundle,
     figures,
     glossary,
     glossary_links,
@@ -63,6 +65,6 @@ def setup(app: Sphinx) -> dict:
     for module in (bilingual, tags, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
                    korean_search, search_results, notebooks, sidebar, portable_outputs, mathjax,
-                   interface_language, figures):
+                   interface_language, figures, css_bundle):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -15,6 +15,7 @@ Drawing the cards cost 1.2 s of a 16 s English build of the whole site (15 cards
 from __future__ import annotations
 
 import importlib.util
+from html import escape
 from pathlib import Path
 
 from docutils import nodes
@@ -25,6 +26,7 @@ from sphinxext import opengraph
 
 from .bilingual import LANGUAGES
 from .lessons import LESSONS
+from .texts import text
 
 OG_LOCALES = {"ko": "ko_KR", "en": "en_US"}
 CARD_FONT = "NanumGothic"
@@ -62,7 +64,13 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
 
 
 def on_html_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    """Describe a lesson by its summary: the extension's tags from a document holding only that."""
+    """Describe a lesson by its summary: the extension's tags from a document holding only that.
+
+    The search page, which has no text of its own to describe it, gets a line of the site's.
+    """
+    if pagename == "search":
+        description = escape(text(app.config.language, "search_description"))
+        context["metatags"] = context.get("metatags", "") + f'\n<meta name="description" content="{description}" />'
     lesson = LESSONS.of(app.env).get(pagename)
     if doctree is None or lesson is None:
         return

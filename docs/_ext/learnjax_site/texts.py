@@ -63,6 +63,8 @@ TEXTS = {
         "notfound_text": "이 주소에는 페이지가 없습니다. 페이지가 옮겨졌거나 주소를 잘못 입력했을 수 있습니다.",
         "notfound_home": "첫 페이지로 가기",
         "notfound_search": "사이트 검색하기",
+        "search_description": ("JAX 배우기의 모든 강의와 용어집을 검색합니다. "
+                               "조사가 붙은 낱말로도 찾을 수 있습니다."),
         "problem_link": "문제 신고",
         "problem_link_title": "이 페이지의 문제를 GitHub 이슈로 알려 주세요",
         "problem_issue_body": "페이지: {title}\n주소: {url}\n언어: 한국어 (ko)\n\n어떤 문제인지 적어 주세요.\n",
@@ -128,6 +130,7 @@ TEXTS = {
         "notfound_text": "There is no page at this address. The page may have moved, or the link may be mistyped.",
         "notfound_home": "Go to the home page",
         "notfound_search": "Search the site",
+        "search_description": "Search every lesson and the glossary of Learning JAX, in English or in Korean.",
         "problem_link": "Report a problem",
         "problem_link_title": "Tell us about a problem on this page in a GitHub issue",
         "problem_issue_body": "Page: {title}\nURL: {url}\nLanguage: English (en)\n\nWhat is wrong?\n",
