@@ -58,6 +58,7 @@
   const list = panel.appendChild(document.createElement("ol"));
   const more = panel.appendChild(document.createElement("a"));
   more.className = "learnjax-search-more";
+  more.href = `${root}search.html`; // a real address from the start (crawlers and Lighthouse read it)
   more.textContent = texts.all;
   dialog.appendChild(panel);
 

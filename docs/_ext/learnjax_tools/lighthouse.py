@@ -69,6 +69,20 @@ def lighthouse_command(cli: Path, url: str, mode: str, output: Path) -> list[str
             *(["--preset=desktop"] if mode == "desktop" else [])]
 
 
+def offenders(audit: dict, most: int = 3) -> str:
+    """What an audit found at fault, for the failure message: the first elements' HTML or URLs.
+
+    >>> offenders({"details": {"items": [{"node": {"snippet": '<a onclick="f()">'}}, {"url": "x.js"}]}})
+    ' at <a onclick="f()">, x.js'
+    >>> offenders({"details": {}})
+    ''
+    """
+    items = (audit.get("details") or {}).get("items") or []
+    named = [item.get("node", {}).get("snippet") or item.get("url") for item in items]
+    named = [name for name in named if name][:most]
+    return f" at {', '.join(named)}" if named else ""
+
+
 def summary(lhr: dict, origin: str) -> dict:
     """What the report keeps of one Lighthouse result (``lhr``): scores, metrics, failing audits.
 
@@ -84,7 +98,8 @@ def summary(lhr: dict, origin: str) -> dict:
     failing = {}
     for name in CATEGORIES:
         category = lhr["categories"][name]
-        failing[name] = [f"{ref['id']}: {audits[ref['id']]['title']}" for ref in category["auditRefs"]
+        failing[name] = [f"{ref['id']}: {audits[ref['id']]['title']}{offenders(audits[ref['id']])}"
+                         for ref in category["auditRefs"]
                          if ref.get("weight") and audits[ref["id"]].get("score") is not None
                          and audits[ref["id"]]["score"] < 1]
     return {
