@@ -54,11 +54,11 @@ _ARTICLE = re.compile(r'<article class="bd-article"[^>]*>(.*)</article>', re.S)
 TEXTS = {  # the dialog's own strings; {count} and {query} are filled in by the script
     "ko": {
         "count": "검색 결과 {count}개",
-        "none": "‘{query}’와 일치하는 페이지가 없습니다.",
+        "none": "‘{query}’ 검색 결과가 없습니다.",
         "all": "검색 페이지에서 모든 결과 보기",
         "loading": "검색 색인을 불러오는 중입니다…",
         "label": "검색 결과",
-        "failed": "검색 색인을 불러오지 못했습니다. 검색 페이지에서 찾아 보세요.",
+        "failed": "검색 색인을 불러오지 못했습니다. 검색 페이지에서 찾아보세요.",
     },
     "en": {
         "count": "{count} results",

@@ -10,7 +10,7 @@ TEXTS = {
         "reading_time": "읽는 데 약 {minutes}분",
         "tags": "태그",
         "all_tags": "모든 태그",
-        "sidebar_toggle": "{title} 아래 페이지 펼치기·접기",
+        "sidebar_toggle": "{title}의 하위 페이지 펼치기·접기",
         "tag_page_title": "태그: {tag}",
         "tag_page_intro": "이 태그가 붙은 강의: {count}개",
         "glossary_term": "용어",
@@ -46,7 +46,7 @@ TEXTS = {
         "report_empty": "이 빌드에는 실행한 강의가 없습니다.",
         "notebook_links_label": "이 강의의 노트북",
         "notebook_download": "노트북 내려받기",
-        "notebook_download_title": "이 강의를 빌드에서 실행한 출력까지 담은 Jupyter 노트북(.ipynb)으로 내려받습니다",
+        "notebook_download_title": "빌드에서 실행한 출력까지 담은 Jupyter 노트북(.ipynb)으로 이 강의를 내려받습니다",
         "notebook_colab": "Colab에서 열기",
         "notebook_colab_title": "이 강의의 노트북을 Google Colab에서 엽니다",
         "notebook_outputs": (
@@ -54,11 +54,11 @@ TEXTS = {
             "새 출력이 만들어집니다."
         ),
         "notebook_raises": (
-            "오류를 보여 주려고 일부러 예외를 내는 셀이 있습니다. Jupyter는 '모두 실행' 중에도 그 셀을 지나 계속 "
+            "오류를 보여 주려고 일부러 예외를 일으키는 셀이 있습니다. Jupyter는 ‘모두 실행’ 중에도 그 셀을 지나 계속 "
             "실행하지만, Colab은 그 셀에서 멈춥니다. 그때는 다음 셀부터 이어서 실행하세요."
         ),
         "notebook_page_link": "사이트에서 이 강의 읽기",
-        "notebook_programs": "아래 셀은 이 강의의 풀이가 실행하는 프로그램을 작업 폴더에 파일로 저장합니다: {files}.",
+        "notebook_programs": "아래 셀은 이 강의의 풀이가 실행하는 프로그램({files})을 작업 폴더에 파일로 저장합니다.",
         "notfound_title": "페이지를 찾을 수 없습니다",
         "notfound_text": "이 주소에는 페이지가 없습니다. 페이지가 옮겨졌거나 주소를 잘못 입력했을 수 있습니다.",
         "notfound_home": "첫 페이지로 가기",
