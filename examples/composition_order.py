@@ -230,7 +230,7 @@ def plot(results: dict[int, dict[str, Comparison]], path: str, language: str = "
     plot_medians(ax, timings(results), METHODS, labels=legend, dashed={m for m in METHODS if m.endswith("cold")},
                  language=language)
     ax.set_xscale("log")
-    ax.set_xlabel(say(language, "배치 크기 (예제 수)", "batch size (examples)"))
+    ax.set_xlabel(say(language, "배치 크기 (샘플 수)", "batch size (examples)"))
     ax.set_title(say(language, "샘플별 기울기, 합성 순서", "per-example gradients, composition order")
                  + f"\n{device_name()}")
     legend_below(fig, ax)
