@@ -93,3 +93,17 @@ def test_keyboard_reaches_results_and_escape_closes(page, console):
     page.keyboard.press("Escape")
     page.wait_for_function(CLOSED)
     assert console.problems == []
+
+
+@pytest.mark.parametrize(("language", "query"), QUERIES)
+def test_the_magnifying_glass_does_not_cover_the_typed_text(page, language, query):
+    # The theme places the icon absolutely, made for FontAwesome's script (which the site leaves out).
+    open_dialog_and_type(page, language, query)
+    icon_right, text_left = page.evaluate("""() => {
+        const form = document.querySelector('#pst-search-dialog form.bd-search');
+        const input = form.querySelector('input');
+        const style = getComputedStyle(input);
+        return [form.querySelector('.fa-magnifying-glass').getBoundingClientRect().right,
+                input.getBoundingClientRect().left + parseFloat(style.paddingLeft)];
+    }""")
+    assert icon_right <= text_left, f"the icon ends at {icon_right} px, the typed text starts at {text_left} px"
