@@ -211,6 +211,8 @@ class Console:
         self.errors.append(f"console error at {where or 'page'}:{line}: {message.text}")
 
     def _on_request_failed(self, request) -> None:
+        if request.is_navigation_request() and request.failure == "net::ERR_ABORTED":
+            return  # a page left before it finished loading (the root page's redirect): not a failure
         if self.is_local(request.url):
             self.failed_requests.append(f"{request.method} {request.url}: {request.failure}")
 
