@@ -9,14 +9,12 @@ laptop and on an offline CI machine, and a page that calls out is seen.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import re
-import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from learnjax_tools.pages_server import PagesServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -108,54 +106,14 @@ def site_prefix(site: Path = SITE) -> str:
     return published_prefix(found.group(1) if found else None)
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the site under ``prefix`` (nothing outside it), without logging every request."""
-
-    prefix = ""
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".ipynb": "application/x-ipynb+json"}
-
-    def translate_path(self, path: str) -> str:
-        if not path.startswith(self.prefix + "/"):
-            return str(Path(self.directory) / "_outside_the_site_")  # no such file: answered with 404
-        return super().translate_path(path[len(self.prefix):])
-
-    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
-        pass
-
-
-class QuietServer(http.server.ThreadingHTTPServer):
-    """A threading HTTP server that lets a browser hang up mid-response (it does, on navigating away)."""
-
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-class SiteServer:
-    """The built site over HTTP on 127.0.0.1 and a free port, under the path it is published at.
+class SiteServer(PagesServer):
+    """The built site over HTTP on 127.0.0.1 and a free port, under the path it is published at, served as
+    GitHub Pages serves it (``learnjax_tools.pages_server``: gzip, content types, the 404 page).
 
     A page opened from ``file://`` is not what a reader gets (no ``fetch`` of the search index, no
     clipboard, no localStorage shared between pages), so the tests use a real, local server:
     ``origin`` is ``http://127.0.0.1:PORT`` and ``url`` the site's root there (``origin + prefix``).
     """
-
-    def __init__(self, folder: Path, prefix: str = ""):
-        handler = functools.partial(type("Handler", (QuietHandler,), {"prefix": prefix}), directory=str(folder))
-        self.httpd = QuietServer(("127.0.0.1", 0), handler)
-        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.url = self.origin + prefix
-        self.thread = threading.Thread(target=self.httpd.serve_forever, name="site-server", daemon=True)
-
-    def __enter__(self) -> SiteServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join()
 
 
 class Console:
