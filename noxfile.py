@@ -139,6 +139,9 @@ def browser(session: nox.Session) -> None:
     built_site(session)
     missing = missing_browser_packages(Path(os.environ.get("LEARNJAX_CHROMIUM", "/usr/bin/chromium")))
     install_system_packages(session, missing, "nox -s browser")
+    # The docs group too: test_korean_ui reads the English interface strings from the installed
+    # Sphinx, themes and extensions (their catalogs and templates), the very versions that built the site.
+    install(session, "docs")
     install(session, "browser")
     # --confcutdir: the browser tests need neither JAX nor the doctest names of the top conftest.py
     session.run("pytest", "tests/browser", "--confcutdir", "tests/browser", *session.posargs)
