@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None):
     parser.add_argument("--size", type=int, default=None,
                         help="numbers per call in the throughput measurement (default: 2**20 on a CPU, "
                              "2**26 on an accelerator)")
-    parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds, 6 or more (default: 9)")
+    parser.add_argument("--rounds", type=int, default=15, help="interleaved rounds, 6 or more (default: 15)")
     parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
     size = args.size or default_size()
