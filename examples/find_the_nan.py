@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import re
 import traceback
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -157,7 +158,9 @@ def find_with_debug_nans(step, params, batch) -> dict:
         try:
             step(params, *batch)
         except FloatingPointError as error:
-            here = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == __file__]
+            this_file = Path(__file__).resolve()
+            here = [frame for frame in traceback.extract_tb(error.__traceback__)
+                    if Path(frame.filename).resolve() == this_file]
             return {"message": str(error), "primitive": primitive_in(str(error)),
                     "line": here[-1].line if here else None}
     return {"message": None, "primitive": None, "line": None}
