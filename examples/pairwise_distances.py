@@ -37,7 +37,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
 from plotting import PLOT_HELP, legend_below, new_figure, plot_medians, save, say, write_plot  # noqa: E402
-from timing import Comparison, Timing, compare, machine  # noqa: E402
+from timing import Comparison, Timing, compare, device, machine  # noqa: E402
 
 WAYS = ("python loop", "vmap", "vmap(vmap)", "broadcasting")
 JITTED = WAYS[1:]
@@ -263,8 +263,9 @@ def memory_table(compiled: dict[int, dict[str, dict]], d: int) -> str:
                      f"   n×n×d buffer   (n×n×d = {kib(n * n * d * 4)})")
         for way, report in ways.items():
             memory = report["memory"]
+            widths = zip(MEMORY_FIELDS, (12, 12, 14), strict=True)
             cells = ("(the backend reports nothing)" if memory is None else
-                     "".join(f"{kib(memory[field]):>{w}}" for field, w in zip(MEMORY_FIELDS, (12, 12, 14), strict=True)))
+                     "".join(f"{kib(memory[field]):>{w}}" for field, w in widths))
             lines.append(f"{n:>7}  {way:<13}{cells}   {'yes' if report['diffs_buffer'] else 'no':>12}")
     return "\n".join(lines)
 
@@ -387,7 +388,8 @@ def plot(results: dict[int, dict[str, Timing]], path: str, language: str = "en")
         plot_medians(ax, rows, [way], labels={way: names.get(way, way)}, language=language)
     ax.set_xscale("log")
     ax.set_xlabel(say(language, "점의 수 n (n × n 거리)", "points n (n × n distances)"))
-    ax.set_title(say(language, "모든 쌍의 거리, 웜 호출", "all pairwise distances, warm calls"))
+    ax.set_title(say(language, "모든 쌍의 거리, 웜 호출", "all pairwise distances, warm calls")
+                 + f"\n{device()}")
     legend_below(fig, ax)
     save(fig, path)
 
