@@ -14,7 +14,8 @@ sys.path.insert(0, str(ROOT / "examples"))
 import plotting  # noqa: E402  (the sizes every plot is drawn at)
 
 PLOTS = ["jit/control-flow", "jit/looking-inside", "jit/static-arguments", "jit/timing",
-         "origins/grad-first-steps", "origins/jax-numpy", "origins/numpy-on-accelerators", "origins/transformations"]
+         "origins/grad-first-steps", "origins/jax-numpy", "origins/numpy-on-accelerators", "origins/transformations",
+         "programs/pytrees", "programs/random-numbers", "programs/state", "programs/vmap-in-depth"]
 """The lessons whose solution draws a plot."""
 
 PHONE = {"width": 390, "height": 844}
