@@ -84,6 +84,18 @@ def aliases(hlo_text: str) -> list[tuple[str, int, str]]:
             for out, param, kind in re.findall(r"(\{[^}]*\}): \((\d+), \{[^}]*\}, ([\w-]+)\)", found.group(1))]
 
 
+def entry_copies(hlo_text: str) -> int:
+    """How many ``copy`` instructions the entry computation of a compiled HLO module has.
+
+    >>> entry_copies("%f {\\n  %c = f32[2]{0} copy(%p)\\n}\\n\\nENTRY %main (x: f32[2]) -> f32[2] {\\n"
+    ...              "  %x = f32[2]{0} parameter(0)\\n  ROOT %copy.1 = f32[2]{0} copy(%x)\\n}\\n")
+    1
+    """
+    entry = hlo_text[hlo_text.index("\nENTRY "):]
+    entry = entry[:entry.index("\n}")]
+    return len(re.findall(r"= \S+ copy\(", entry))
+
+
 def compiled_memory(variant: str, size: int) -> dict:
     """What the compiler says one call of ``variant`` needs, in bytes, and the HLO's aliases.
 
@@ -95,6 +107,8 @@ def compiled_memory(variant: str, size: int) -> dict:
     (0, 4096, [('{}', 0, 'may-alias')])
     >>> copy["peak"] - donated["peak"]
     4096
+    >>> copy["entry_copies"], donated["entry_copies"]  # on this CPU: the whole input copied, then updated
+    (1, 0)
     """
     compiled = jitted(variant).lower(jax.ShapeDtypeStruct((size,), jnp.float32), 0).compile()
     memory = compiled.memory_analysis()
@@ -102,6 +116,7 @@ def compiled_memory(variant: str, size: int) -> dict:
                "alias": memory.alias_size_in_bytes, "temp": memory.temp_size_in_bytes}
     figures["peak"] = figures["argument"] + figures["output"] - figures["alias"] + figures["temp"]
     figures["aliases"] = aliases(compiled.as_text())
+    figures["entry_copies"] = entry_copies(compiled.as_text())
     return figures
 
 
