@@ -85,9 +85,29 @@ def say(language: str, ko: str, en: str) -> str:
 
 
 def legend_below(fig, ax, columns: int = 2, **options) -> None:
-    """The legend under the axes, in ``columns`` columns, so that it hides no data and leaves the
-    axes the figure's whole width (a legend beside them squeezes them on a phone)."""
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=columns, **options)
+    """The legend under the axes, in at most ``columns`` columns, so that it hides no data and leaves
+    the axes the figure's whole width (a legend beside them squeezes them on a phone). Where the
+    labels are too long for one row of ``columns`` (a language's words are longer), fewer columns.
+
+    >>> fig, ax = new_figure()
+    >>> for name in ("a rather long first label", "a second long label", "and a third one"):
+    ...     _ = ax.plot([0, 1], label=name)
+    >>> legend_below(fig, ax, columns=3)
+    >>> fig.legends[0]._ncols, fits_width(fig, fig.legends[0])
+    (2, True)
+    """
+    for ncols in range(columns, 0, -1):
+        legend = fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=ncols, **options)
+        if ncols == 1 or fits_width(fig, legend):
+            return
+        legend.remove()
+
+
+def fits_width(fig, artist) -> bool:
+    """Whether ``artist``, drawn, lies within the figure's width."""
+    fig.canvas.draw()
+    box = artist.get_window_extent()
+    return bool(box.x0 >= 0 and box.x1 <= fig.bbox.width)
 
 
 def plot_medians(ax, results: dict, keys, labels: dict | None = None, dashed=(), language: str = "en") -> None:
