@@ -184,7 +184,13 @@ GPU_IMAGE_HAS = ("jax", "jaxlib", "numpy", "scipy", "ml-dtypes", "opt-einsum", "
                  # leaves many packages need, with wide ranges: any recent version fits
                  "attrs", "certifi", "charset-normalizer", "click", "colorama", "idna", "jinja2", "markupsafe",
                  "packaging", "psutil", "pygments", "pyyaml", "requests", "tabulate", "typing-extensions",
-                 "urllib3", "zipp")
+                 "urllib3", "zipp",
+                 # what part 4's flax and scikit-learn bring, large wheels the image has (KINDS.md): the
+                 # wheelhouse must fit the device tool's 64 MiB carry; flax and optax themselves come from
+                 # the lock, so that the GPU build runs the versions the lock pins
+                 "scikit-learn", "joblib", "threadpoolctl", "tensorstore", "orbax-checkpoint", "absl-py", "etils",
+                 "protobuf", "humanize", "msgpack", "rich", "treescope", "simplejson", "fsspec", "uvloop",
+                 "aiofiles", "cloudpickle")
 MANYLINUX_X86_64 = [f"manylinux_2_{n}_x86_64" for n in range(39, 16, -1)] + ["manylinux2014_x86_64"]
 
 
