@@ -347,12 +347,12 @@ class Comparison:
         >>> c = Comparison({"mm": [1.0] * 6, "ew": [1.0] * 6})
         >>> s = c.rate_sentences("mm", "ew", {"mm": 70.0, "ew": 10.0}, "GFLOP/s", labels)
         >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
-        행렬 곱의 GFLOP/s 값은 원소별 연산의 값보다 7.00배 높았습니다(라운드별 비율의
+        GFLOP/s로 잰 처리량은 행렬 곱이 원소별 연산의 7.00배였습니다(라운드별 비율의
         중앙값. 중앙값은 70.0 대 10.0 GFLOP/s)
         the matmul reached 7.00× the GFLOP/s of the chain (the median of the per-round ratios;
         medians 70.0 against 10.0 GFLOP/s)
         >>> print(textwrap.fill(c.rate_sentences("ew", "mm", {"mm": 70.0, "ew": 10.0}, "GFLOP/s", labels)["ko"], 50))
-        원소별 연산의 GFLOP/s 값은 행렬 곱의 값의 7.00분의 1이었습니다(라운드별 비율의
+        GFLOP/s로 잰 처리량은 원소별 연산이 행렬 곱의 7.00분의 1이었습니다(라운드별 비율의
         중앙값. 중앙값은 10.0 대 70.0 GFLOP/s)
         """
         verdict = self.verdict(a, b, work)
@@ -370,9 +370,9 @@ class Comparison:
         note_ko = f"(라운드별 비율의 중앙값. 중앙값은 {figures[0]} 대 {figures[1]} {unit})"
         note_en = f"(the median of the per-round ratios; medians {figures[0]} against {figures[1]} {unit})"
         if verdict.outcome == "faster":
-            return {"ko": f"{ko_a}의 {unit} 값은 {ko_b}의 값보다 {factor}배 높았습니다{note_ko}",
+            return {"ko": f"{unit}로 잰 처리량은 {ko_a}{particle(ko_a, '가', '이')} {ko_b}의 {factor}배였습니다{note_ko}",
                     "en": f"{en_a} reached {factor}× the {unit} of {en_b} {note_en}"}
-        return {"ko": f"{ko_a}의 {unit} 값은 {ko_b}의 값의 {factor}분의 1이었습니다{note_ko}",
+        return {"ko": f"{unit}로 잰 처리량은 {ko_a}{particle(ko_a, '가', '이')} {ko_b}의 {factor}분의 1이었습니다{note_ko}",
                 "en": f"{en_a} reached 1/{factor} of the {unit} of {en_b} {note_en}"}
 
     def glue_rates(self, name: str, a: str, b: str, work: dict[str, float], unit: str,
