@@ -124,8 +124,9 @@ def plot(results: list[dict], path: str, language: str = "en") -> None:
         axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
     ax.set_xlabel(say(language, "m / n  (← 넓은 함수 · 긴 함수 →)", "m / n  (← wide · tall →)"))
     ax.set_ylabel(say(language, "jacrev ÷ jacfwd", "jacrev ÷ jacfwd"))
+    product = results[0]["n"] * results[0]["m"]
     ax.set_title(say(language, "야코비 행렬: jacrev와 jacfwd의 비율", "The Jacobian: jacrev against jacfwd")
-                 + f"\n{jax.default_backend().upper()}, jax {jax.__version__}, n·m = {results[0]['n'] * results[0]['m']:,}")
+                 + f"\n{jax.default_backend().upper()}, jax {jax.__version__}, n·m = {product:,}")
     ax.grid(True, which="both", alpha=0.3)
     legend_below(fig, ax)
     save(fig, path)
