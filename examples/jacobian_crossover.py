@@ -107,6 +107,15 @@ def sweep(product: int, inputs: list[int], hidden: int, rounds: int) -> list[dic
     return [measure(n, product // n, hidden, rounds) for n in inputs]
 
 
+def power_of_two(value: float) -> str:
+    """A tick label that stays short on a log-2 axis: whole numbers, or 1/k below 1.
+
+    >>> [power_of_two(v) for v in (64.0, 1.0, 0.25, 0.015625)]
+    ['64', '1', '1/4', '1/64']
+    """
+    return f"{value:g}" if value >= 1 else f"1/{1 / value:g}"
+
+
 def plot(results: list[dict], path: str, language: str = "en") -> None:
     """The median per-round time ratio, jacrev over jacfwd, and the FLOP ratio, against m/n (log-log)."""
     from matplotlib.ticker import FuncFormatter
@@ -116,12 +125,12 @@ def plot(results: list[dict], path: str, language: str = "en") -> None:
     ax.plot(shape, [r["time_ratio"] for r in results], marker="o",
             label=say(language, "시간 비율 (중앙값)", "time ratio (median)"))
     ax.plot(shape, [r["flop_ratio"] for r in results], linestyle="--", color="gray",
-            label=say(language, "FLOP 비율", "FLOP ratio"))
+            label=say(language, "FLOP 수의 비율", "FLOP ratio"))
     ax.axhline(1.0, color="black", linewidth=1)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
     for axis in (ax.xaxis, ax.yaxis):
-        axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+        axis.set_major_formatter(FuncFormatter(lambda value, _: power_of_two(value)))
     ax.set_xlabel(say(language, "m / n  (← 넓은 함수 · 긴 함수 →)", "m / n  (← wide · tall →)"))
     ax.set_ylabel(say(language, "jacrev ÷ jacfwd", "jacrev ÷ jacfwd"))
     product = results[0]["n"] * results[0]["m"]
