@@ -13,21 +13,27 @@ from .harness import ROOT, has_hangul
 sys.path.insert(0, str(ROOT / "examples"))
 import plotting  # noqa: E402  (the sizes every plot is drawn at)
 
-PLOTS = ["jit/control-flow", "jit/looking-inside", "jit/static-arguments", "jit/timing",
-         "origins/grad-first-steps", "origins/jax-numpy", "origins/numpy-on-accelerators", "origins/transformations",
-         "programs/pytrees", "programs/random-numbers", "programs/state", "programs/vmap-in-depth"]
-"""The lessons whose solution draws a plot."""
+PLOTS = {"jit/control-flow": 1, "jit/looking-inside": 1, "jit/static-arguments": 1, "jit/timing": 1,
+         "origins/grad-first-steps": 1, "origins/jax-numpy": 1, "origins/numpy-on-accelerators": 1,
+         "origins/transformations": 1, "programs/pytrees": 1, "programs/random-numbers": 1, "programs/state": 1,
+         "programs/vmap-in-depth": 1, "training/jvp-vjp": 1, "training/custom-derivatives": 1, "training/remat": 1,
+         "training/optax": 2}
+"""The lessons that draw plots, and how many each shows (the solution's, and any in the body)."""
 
 PHONE = {"width": 390, "height": 844}
 TICK_PX = plotting.FONT_SIZES["xtick.labelsize"] * plotting.DPI / 72  # a tick label's height in the image's pixels
 PLOT = "img.learnjax-figure-image"
 
 
-def plot_of(page, language: str, docname: str):
+def plots_of(page, language: str, docname: str, count: int = 1) -> list:
     page.goto(f"{language}/{docname}.html")
     images = page.locator(PLOT)
-    assert images.count() == 1, f"{language}/{docname}: {images.count()} plots"
-    return images.first
+    assert images.count() == count, f"{language}/{docname}: {images.count()} plots, not {count}"
+    return [images.nth(index) for index in range(count)]
+
+
+def plot_of(page, language: str, docname: str):
+    return plots_of(page, language, docname)[0]
 
 
 def show(page, image) -> None:
@@ -39,21 +45,23 @@ def show(page, image) -> None:
 
 
 @pytest.mark.parametrize("docname", PLOTS)
-def test_each_language_shows_its_own_plot_described_in_its_language(page, console, docname):
+def test_each_language_shows_its_own_plots_described_in_its_language(page, console, docname):
     seen = {}
     for language in ("ko", "en"):
-        image = plot_of(page, language, docname)
-        alt = image.get_attribute("alt") or ""
-        assert len(alt) > 30 and ".png" not in alt, alt  # says what the plot shows, not its file
-        assert has_hangul(alt) == (language == "ko"), alt
-        assert image.get_attribute("loading") == "lazy"
-        width, height = image.get_attribute("width"), image.get_attribute("height")
-        assert width and height and int(width) > int(height) > 0  # space kept while it loads
-        link = image.locator("xpath=..")
-        assert link.evaluate("a => a.tagName") == "A"
-        seen[language] = page.request.get(link.evaluate("a => a.href")).body()
-        assert seen[language][:4] == b"\x89PNG"
-    assert seen["ko"] != seen["en"]
+        for index, image in enumerate(plots_of(page, language, docname, PLOTS[docname])):
+            alt = image.get_attribute("alt") or ""
+            assert len(alt) > 30 and ".png" not in alt, alt  # says what the plot shows, not its file
+            assert has_hangul(alt) == (language == "ko"), alt
+            assert image.get_attribute("loading") == "lazy"
+            width, height = image.get_attribute("width"), image.get_attribute("height")
+            assert width and height and int(width) > 0 and int(height) > 0  # space kept while it loads
+            link = image.locator("xpath=..")
+            assert link.evaluate("a => a.tagName") == "A"
+            seen[language, index] = page.request.get(link.evaluate("a => a.href")).body()
+            assert seen[language, index][:4] == b"\x89PNG"
+    for index in range(PLOTS[docname]):
+        assert seen["ko", index] != seen["en", index]
+    assert len(set(seen.values())) == len(seen)  # every plot its own image
     assert console.problems == []
 
 
