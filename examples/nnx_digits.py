@@ -89,12 +89,12 @@ def train_step(model, optimizer, x, y):
 
 
 @nnx.jit
-def accuracy(model, x, y):
+def accuracy_of(model, x, y):
     """The fraction of ``x`` whose largest logit is at label ``y``.
 
     >>> model = MLP(0.0, rngs=nnx.Rngs(0))
     >>> x = jnp.ones((4, 64))
-    >>> float(accuracy(model, x, model(x).argmax(-1)))
+    >>> float(accuracy_of(model, x, model(x).argmax(-1)))
     1.0
     """
     return (model(x).argmax(-1) == y).mean()
@@ -109,13 +109,12 @@ def train(rate: float, steps: int, eval_every: int, data=None) -> dict:
     ([0, 10, 20], 2, True)
     """
     X_train, X_test, y_train, y_test = data or load_data()
-    X_train, y_train = jnp.asarray(X_train), jnp.asarray(y_train)
     model = MLP(rate, rngs=nnx.Rngs(params=0, dropout=1))
     optimizer = nnx.Optimizer(model, optax.adam(LEARNING_RATE), wrt=nnx.Param)
-    batches = jax.random.randint(jax.random.key(0), (steps, BATCH), 0, len(X_train))
+    batches = np.asarray(jax.random.randint(jax.random.key(0), (steps, BATCH), 0, len(X_train)))  # on the host
 
     def test_accuracy():
-        return float(accuracy(nnx.view(model, deterministic=True), X_test, y_test))  # dropout off
+        return float(accuracy_of(nnx.view(model, deterministic=True), X_test, y_test))  # dropout off
 
     record = {"rate": rate, "steps": [0], "accuracy": [test_accuracy()], "loss": []}
     losses = []
