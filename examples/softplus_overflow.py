@@ -147,11 +147,11 @@ def plot(results: dict[str, dict], path: str, language: str = "en") -> None:
     """One row per dtype and version: where along ``x`` the gradient was right, wrong or NaN."""
     fig, ax = new_figure()
     colors = {0: "tab:green", 1: "tab:orange", 2: "tab:red"}
-    names = {0: say(language, "맞음", "right"), 1: say(language, "틀림(유한)", "wrong (finite)"),
+    names = {0: say(language, "맞음", "right"), 1: say(language, "유한하지만 틀림", "wrong (finite)"),
              2: say(language, "NaN", "NaN")}
     labels, drawn = [], set()
     for row, (dtype, result) in enumerate(results.items()):
-        for k, (key, version) in enumerate((("naive_state", say(language, "단순 구현", "naive")),
+        for k, (key, version) in enumerate((("naive_state", say(language, "단순한 식", "naive")),
                                             ("custom_state", say(language, "미분 규칙", "custom rule")))):
             y = 2 * row + k
             step = (result["x"][-1] - result["x"][0]) / max(len(result["x"]) - 1, 1)
