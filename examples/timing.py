@@ -369,10 +369,11 @@ class Comparison:
                                "en": f"could not be told apart in {unit} by this measurement"})
         note_ko = f"(라운드별 비율의 중앙값. 중앙값은 {figures[0]} 대 {figures[1]} {unit})"
         note_en = f"(the median of the per-round ratios; medians {figures[0]} against {figures[1]} {unit})"
+        measured_ko = f"{unit}로 잰 처리량은 {ko_a}{particle(ko_a, '가', '이')} {ko_b}의"
         if verdict.outcome == "faster":
-            return {"ko": f"{unit}로 잰 처리량은 {ko_a}{particle(ko_a, '가', '이')} {ko_b}의 {factor}배였습니다{note_ko}",
+            return {"ko": f"{measured_ko} {factor}배였습니다{note_ko}",
                     "en": f"{en_a} reached {factor}× the {unit} of {en_b} {note_en}"}
-        return {"ko": f"{unit}로 잰 처리량은 {ko_a}{particle(ko_a, '가', '이')} {ko_b}의 {factor}분의 1이었습니다{note_ko}",
+        return {"ko": f"{measured_ko} {factor}분의 1이었습니다{note_ko}",
                 "en": f"{en_a} reached 1/{factor} of the {unit} of {en_b} {note_en}"}
 
     def glue_rates(self, name: str, a: str, b: str, work: dict[str, float], unit: str,
