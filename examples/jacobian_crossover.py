@@ -9,12 +9,15 @@ row each; so the work of jacrev over that of jacfwd should follow m/n. For every
 * counts the FLOPs of both compiled programs (``cost_analysis()``, the compiler's own count),
 * checks that both give the same Jacobian,
 * times both with ``compare`` from ``timing.py`` (interleaved rounds, the site's rule for a
-  verdict), and reports the median per-round ratio of their times, jacrev's over jacfwd's.
+  verdict), and reports the median per-round ratio of their times, jacrev's over jacfwd's,
+
+and then reports where the verdict flips: the last shape at which jacrev separated as the slower
+and the first, after it, at which it separated as the faster (``crossover_bracket``).
 
     python examples/jacobian_crossover.py --product 16384 --inputs 16 64 128 256 1024 --plot crossover.png
 
-writes crossover.ko.png and crossover.en.png: the time ratio and the FLOP ratio against m/n, labelled
-in Korean and in English.
+writes crossover.ko.png and crossover.en.png: the time ratio, with the confidence interval of each
+verdict as an error bar, and the FLOP ratio against m/n, labelled in Korean and in English.
 """
 
 from __future__ import annotations
@@ -107,6 +110,28 @@ def sweep(product: int, inputs: list[int], hidden: int, rounds: int) -> list[dic
     return [measure(n, product // n, hidden, rounds) for n in inputs]
 
 
+def crossover_bracket(results: list[dict]) -> tuple[dict, dict] | None:
+    """The two shapes between which the verdict flips, from tall to wide: the last shape at which
+    jacrev separated as the slower before the first at which it separated as the faster. Shapes
+    between them did not separate. None when no such pair exists (no flip was measured).
+
+    >>> from types import SimpleNamespace as NS
+    >>> def rows(*pairs):
+    ...     return [{"m_over_n": r, "verdict": NS(direction=d)} for r, d in pairs]
+    >>> [side["m_over_n"] for side in crossover_bracket(rows((16, 1), (4, 1), (1, 0), (0.25, -1), (0.0625, -1)))]
+    [4, 0.25]
+    >>> crossover_bracket(rows((4, 0), (0.25, -1))) is None
+    True
+    """
+    slower = None
+    for r in results:
+        if r["verdict"].direction == 1:
+            slower = r
+        elif r["verdict"].direction == -1 and slower is not None:
+            return slower, r
+    return None
+
+
 def power_of_two(value: float) -> str:
     """A tick label that stays short on a log-2 axis: whole numbers, or 1/k below 1.
 
@@ -122,8 +147,16 @@ def plot(results: list[dict], path: str, language: str = "en") -> None:
 
     fig, ax = new_figure()
     shape = [r["m_over_n"] for r in results]
-    ax.plot(shape, [r["time_ratio"] for r in results], marker="o",
-            label=say(language, "시간 비율 (중앙값)", "time ratio (median)"))
+    ratio = [r["time_ratio"] for r in results]
+    # The interval of each verdict as an error bar (none where it is unbounded: too few rounds).
+    low, high = [], []
+    for t, r in zip(ratio, results, strict=True):
+        lo, hi = r["verdict"].interval
+        bounded = lo > 0 and np.isfinite(hi)
+        low.append(max(t - lo, 0.0) if bounded else 0.0)
+        high.append(max(hi - t, 0.0) if bounded else 0.0)
+    ax.errorbar(shape, ratio, yerr=[low, high], marker="o", capsize=3,
+                label=say(language, "시간 비율 (중앙값, 95% 신뢰 구간)", "time ratio (median, 95% interval)"))
     ax.plot(shape, [r["flop_ratio"] for r in results], linestyle="--", color="gray",
             label=say(language, "FLOP 수의 비율", "FLOP ratio"))
     ax.axhline(1.0, color="black", linewidth=1)
@@ -161,8 +194,15 @@ def main(argv: list[str] | None = None):
               f"{r['flops']['jacrev'] / 1e6:>13,.2f}   {c.timing('jacfwd')!s:<27}   {c.timing('jacrev')!s:<27}   "
               f"{ratio_text(r['time_ratio'])}")
     print("both Jacobians agree at every shape:", all(r["agree"] for r in results))
+    bracket = crossover_bracket(results)
+    if bracket:
+        print(f"the verdict flips between m/n = {power_of_two(bracket[0]['m_over_n'])} (jacrev separated as the slower)"
+              f" and m/n = {power_of_two(bracket[1]['m_over_n'])} (jacrev separated as the faster)")
+    else:
+        print("the verdict never flipped from jacrev the slower to jacrev the faster at these shapes")
     write_plot(plot, args.plot, results)
-    return {"results": results, "product": args.product, "hidden": args.hidden, "rounds": args.rounds}
+    return {"results": results, "bracket": bracket, "product": args.product, "hidden": args.hidden,
+            "rounds": args.rounds}
 
 
 if __name__ == "__main__":
