@@ -14,7 +14,9 @@ minibatches (64 examples drawn with ``jax.random`` from key 0, inside the jitted
 
 The step is ``jax.jit(train_step, donate_argnums=(0, 1))``: the parameters and the optimizer state
 are donated. Every ``--eval-every`` steps the program reads the mean training loss of the steps since
-the last evaluation and the accuracy on the test data: the only moments the loop waits for the device.
+the last evaluation, the accuracy on the test data, and the global norms of those steps' gradients:
+the only moments the loop waits for the device. A step whose gradients' global norm is above 1 is
+one on which ``clip_by_global_norm(1.0)`` acts (for ``clip+schedule``); the program counts them.
 
     python examples/digits_training.py --steps 1500 --plot digits_training.png
 
@@ -114,50 +116,54 @@ def make_step(tx):
     """The jitted training step for ``tx``, donating the parameters and the optimizer state.
 
     ``step(params, opt_state, key, X, y)`` draws a minibatch of ``BATCH`` rows of ``X`` with ``key``
-    and returns ``(params, opt_state, key, loss)``: the new state, the next key, and the loss before
-    the update.
+    and returns ``(params, opt_state, key, loss, grad_norm)``: the new state, the next key, the loss
+    before the update, and the global norm of the gradients (before any clipping).
 
     >>> tx, _ = make_optimizer("adam", 10)
     >>> params = init_mlp(jax.random.key(1))
     >>> X, _, y, _ = load_digits_split()
     >>> new = make_step(tx)(params, tx.init(params), jax.random.key(0), X, y)
-    >>> params[0]["W"].is_deleted(), len(new), new[3].shape
-    (True, 4, ())
+    >>> params[0]["W"].is_deleted(), len(new), new[3].shape, float(new[4]) > 0
+    (True, 5, (), True)
     """
     def train_step(params, opt_state, key, X, y):
         key, batch_key = jax.random.split(key)
         rows = jax.random.randint(batch_key, (BATCH,), 0, X.shape[0])
         loss, grads = jax.value_and_grad(loss_fn)(params, X[rows], y[rows])
         updates, opt_state = tx.update(grads, opt_state, params)
-        return optax.apply_updates(params, updates), opt_state, key, loss
+        return optax.apply_updates(params, updates), opt_state, key, loss, optax.tree.norm(grads)
 
     return jax.jit(train_step, donate_argnums=(0, 1))
 
 
 def train(name: str, steps: int, eval_every: int, data=None) -> dict:
     """Train the MLP with the optimizer ``name``; every ``eval_every`` steps, the mean training loss
-    of those steps and the test accuracy. Parameters from key 1, minibatches from key 0.
+    of those steps and the test accuracy. Parameters from key 1, minibatches from key 0. Also the
+    steps (counted from 1) whose gradients had a global norm above 1: ``"large_grad_steps"``.
 
     >>> run = train("adam", 20, 10)
-    >>> run["step"], len(run["loss"]), 0 <= run["accuracy"][-1] <= 1
-    ([10, 20], 2, True)
+    >>> run["step"], len(run["loss"]), 0 <= run["accuracy"][-1] <= 1, len(run["large_grad_steps"]) <= 20
+    ([10, 20], 2, True, True)
     """
     X_train, X_test, y_train, y_test = map(jnp.asarray, data or load_digits_split())
     tx, rate = make_optimizer(name, steps)
     step = make_step(tx)
     params = init_mlp(jax.random.key(1))
     opt_state, key = tx.init(params), jax.random.key(0)
-    history = {"name": name, "step": [], "loss": [], "accuracy": [], "rate": []}
-    pending = []  # the losses since the last evaluation, still device arrays
+    history = {"name": name, "step": [], "loss": [], "accuracy": [], "rate": [], "large_grad_steps": []}
+    pending, norms = [], []  # the losses and gradient norms since the last evaluation, still device arrays
     for i in range(1, steps + 1):
-        params, opt_state, key, loss = step(params, opt_state, key, X_train, y_train)
+        params, opt_state, key, loss, grad_norm = step(params, opt_state, key, X_train, y_train)
         pending.append(loss)
+        norms.append(grad_norm)
         if i % eval_every == 0 or i == steps:
             history["step"].append(i)
             history["loss"].append(float(jnp.mean(jnp.stack(pending))))  # the loop waits here only
             history["accuracy"].append(float(accuracy(params, X_test, y_test)))
             history["rate"].append(float(rate(i - 1)))
-            pending = []
+            first = i - len(norms) + 1
+            history["large_grad_steps"] += [first + int(j) for j in np.flatnonzero(np.asarray(jnp.stack(norms)) > 1.0)]
+            pending, norms = [], []
     return history
 
 
@@ -215,6 +221,9 @@ def main(argv: list[str] | None = None):
         reached = first_reaching(history)
         print(f"final test accuracy {history['accuracy'][-1]:.4f}; first at or above {TARGET}: "
               f"{f'step {reached}' if reached else 'never'}")
+        large, clipped = history["large_grad_steps"], "clipped" if name == "clip+schedule" else "not clipped"
+        print(f"steps whose gradients' global norm was above 1 ({clipped}): {len(large)}"
+              + (f", the last at step {large[-1]}" if large else ""))
     write_plot(plot, args.plot, histories)
     return histories
 
