@@ -98,7 +98,7 @@ def time_call(call, repeats: int = 5, warmup: int = 1) -> Timing:
 
 def time_throughput(call, calls: int = 100, repeats: int = 5, warmup: int = 1) -> Timing:
     """Seconds per call when ``calls`` calls are dispatched one after another and only the last
-    result is waited for: throughput, not the latency of one call plus a synchronisation.
+    result is waited for: throughput, not the latency of one call plus a synchronization.
 
     >>> t = time_throughput(lambda: jnp.ones(3) * 2, calls=10, repeats=3)
     >>> len(t.samples), t.fastest > 0
