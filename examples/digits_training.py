@@ -36,6 +36,7 @@ import numpy as np
 import optax
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
+from digits import load_split  # noqa: E402
 from plotting import PLOT_HELP, legend_below, new_figure, save, say, write_plot  # noqa: E402
 from timing import machine  # noqa: E402
 
@@ -43,22 +44,6 @@ SIZES = (64, 128, 128, 10)
 BATCH = 64
 OPTIMIZERS = ("adam", "clip+schedule")
 TARGET = 0.95  # the test accuracy whose first crossing the program reports
-
-
-def load_digits_split():
-    """The digits as float32 images in [0, 1] and int32 labels: (X_train, X_test, y_train, y_test).
-
-    >>> X_train, X_test, y_train, y_test = load_digits_split()
-    >>> X_train.shape, X_test.shape, X_train.dtype, y_train.dtype, float(X_train.max())
-    ((1347, 64), (450, 64), dtype('float32'), dtype('int32'), 1.0)
-    """
-    from sklearn.datasets import load_digits
-    from sklearn.model_selection import train_test_split
-
-    digits = load_digits()
-    X = (digits.data / 16.0).astype(np.float32)
-    y = digits.target.astype(np.int32)
-    return train_test_split(X, y, test_size=0.25, random_state=0, stratify=y)
 
 
 def init_mlp(key, sizes=SIZES):
@@ -121,7 +106,7 @@ def make_step(tx):
 
     >>> tx, _ = make_optimizer("adam", 10)
     >>> params = init_mlp(jax.random.key(1))
-    >>> X, _, y, _ = load_digits_split()
+    >>> X, _, y, _ = load_split()
     >>> new = make_step(tx)(params, tx.init(params), jax.random.key(0), X, y)
     >>> params[0]["W"].is_deleted(), len(new), new[3].shape, float(new[4]) > 0
     (True, 5, (), True)
@@ -145,7 +130,7 @@ def train(name: str, steps: int, eval_every: int, data=None) -> dict:
     >>> run["step"], len(run["loss"]), 0 <= run["accuracy"][-1] <= 1, len(run["large_grad_steps"]) <= 20
     ([10, 20], 2, True, True)
     """
-    X_train, X_test, y_train, y_test = map(jnp.asarray, data or load_digits_split())
+    X_train, X_test, y_train, y_test = map(jnp.asarray, data or load_split())
     tx, rate = make_optimizer(name, steps)
     step = make_step(tx)
     params = init_mlp(jax.random.key(1))
@@ -211,7 +196,7 @@ def main(argv: list[str] | None = None):
     args = parser.parse_args(argv)
     print(f"{machine()}, optax {optax.__version__}; MLP {' → '.join(map(str, SIZES))}, batch {BATCH}, "
           f"{args.steps} steps")
-    data = load_digits_split()
+    data = load_split()
     histories = {name: train(name, args.steps, args.eval_every, data) for name in args.optimizers}
     for name, history in histories.items():
         print(f"\n{name}:  step   mean loss   test accuracy   learning rate")

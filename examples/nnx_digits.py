@@ -25,27 +25,12 @@ import optax
 from flax import nnx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
+from digits import load_split  # noqa: E402
 from plotting import PLOT_HELP, legend_below, new_figure, save, say, write_plot  # noqa: E402
 from timing import machine  # noqa: E402
 
 BATCH = 64
 LEARNING_RATE = 1e-3
-
-
-def load_data():
-    """The digits split as every part-4 lesson splits them: 75% to train, 25% to test, stratified.
-
-    >>> X_train, X_test, y_train, y_test = load_data()
-    >>> X_train.shape, X_test.shape, X_train.dtype, y_train.dtype, float(X_train.max())
-    ((1347, 64), (450, 64), dtype('float32'), dtype('int32'), 1.0)
-    """
-    from sklearn.datasets import load_digits
-    from sklearn.model_selection import train_test_split
-
-    digits = load_digits()
-    X = (digits.data / 16.0).astype(np.float32)
-    y = digits.target.astype(np.int32)
-    return train_test_split(X, y, test_size=0.25, random_state=0, stratify=y)
 
 
 class MLP(nnx.Module):
@@ -108,7 +93,7 @@ def train(rate: float, steps: int, eval_every: int, data=None) -> dict:
     >>> run["steps"], len(run["loss"]), 0.0 <= run["accuracy"][-1] <= 1.0
     ([0, 10, 20], 2, True)
     """
-    X_train, X_test, y_train, y_test = data or load_data()
+    X_train, X_test, y_train, y_test = data or load_split()
     model = MLP(rate, rngs=nnx.Rngs(params=0, dropout=1))
     optimizer = nnx.Optimizer(model, optax.adam(LEARNING_RATE), wrt=nnx.Param)
     batches = np.asarray(jax.random.randint(jax.random.key(0), (steps, BATCH), 0, len(X_train)))  # on the host
@@ -155,7 +140,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
     print(f"{machine()}; {args.steps} steps of {BATCH} examples, adam({LEARNING_RATE:g}), minibatches from key 0")
-    data = load_data()
+    data = load_split()
     runs = [train(rate, args.steps, args.eval_every, data) for rate in args.rates]
     for run in runs:
         best = int(np.argmax(run["accuracy"]))
