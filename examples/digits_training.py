@@ -179,7 +179,7 @@ def plot(histories: dict, path: str, language: str = "en") -> None:
     ax_acc.set_ylim(max(0.0, min(min(h["accuracy"]) for h in histories.values()) - 0.02), 1.0)
     for ax in (ax_loss, ax_acc):
         ax.grid(True, alpha=0.3)
-    ax_loss.set_title(say(language, "digits 분류기의 학습 곡선", "learning curves of the digits classifier")
+    ax_loss.set_title(say(language, "손글씨 숫자 분류기의 학습 곡선", "learning curves of the digits classifier")
                       + f"\n{jax.default_backend().upper()}, jax {jax.__version__}, optax {optax.__version__}")
     legend_below(fig, ax_loss, columns=2)
     save(fig, path)

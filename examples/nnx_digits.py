@@ -123,7 +123,7 @@ def plot(runs: list[dict], path: str, language: str = "en") -> None:
         ax.plot(run["steps"][1:], run["accuracy"][1:], marker="o", markersize=3, label=label)
     ax.set_xlabel(say(language, "스텝", "training step"))
     ax.set_ylabel(say(language, "테스트 데이터 정확도", "accuracy on the test data"))
-    ax.set_title(say(language, "숫자 분류 MLP의 학습 곡선", "learning curves of the digits MLP")
+    ax.set_title(say(language, "손글씨 숫자 분류 MLP의 학습 곡선", "learning curves of the digits MLP")
                  + f"\n{jax.default_backend().upper()}, jax {jax.__version__}")
     ax.grid(True, alpha=0.3)
     legend_below(fig, ax, columns=3)
