@@ -54,7 +54,7 @@ def test_each_language_shows_its_own_plots_described_in_its_language(page, conso
             assert has_hangul(alt) == (language == "ko"), alt
             assert image.get_attribute("loading") == "lazy"
             width, height = image.get_attribute("width"), image.get_attribute("height")
-            assert width and height and int(width) > 0 and int(height) > 0  # space kept while it loads
+            assert width and height and int(width) > int(height) > 0  # space kept while it loads
             link = image.locator("xpath=..")
             assert link.evaluate("a => a.tagName") == "A"
             seen[language, index] = page.request.get(link.evaluate("a => a.href")).body()
