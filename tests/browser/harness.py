@@ -169,8 +169,12 @@ class Console:
         self.errors.append(f"console error at {where or 'page'}:{line}: {message.text}")
 
     def _on_request_failed(self, request) -> None:
-        if request.is_navigation_request() and request.failure == "net::ERR_ABORTED":
-            return  # a page left before it finished loading (the root page's redirect): not a failure
+        if request.failure == "net::ERR_ABORTED":
+            # The browser cancelled it: a page left before it finished loading (the root page's
+            # redirect), or a fetch still in flight when the test went to another page (the search
+            # dialog's snippet files). Not a failure of the site: a missing file is answered 404,
+            # which _on_response records.
+            return
         if self.is_local(request.url):
             self.failed_requests.append(f"{request.method} {request.url}: {request.failure}")
 
