@@ -1,9 +1,9 @@
 """Datasheet peaks of accelerators, keyed by JAX's device kind, and how near a measured rate came to them.
 
 A measured FLOP/s or GB/s means little without a yardstick. This table holds, for each device it
-knows, the vendor's datasheet figures: dense matrix arithmetic in bfloat16 and in TF32 (tensor
-cores, without structured sparsity), plain float32 arithmetic (no tensor cores), and memory
-bandwidth. A program or lesson looks its device up by ``jax.devices()[0].device_kind`` and prints
+knows, the vendor's datasheet figures: dense matrix arithmetic in bfloat16, float16, FP8 and TF32
+(tensor cores, without structured sparsity), plain float32 arithmetic (no tensor cores), memory
+bandwidth and memory capacity. A program or lesson looks its device up by ``jax.devices()[0].device_kind`` and prints
 "achieved / peak = ratio"; for a device the table does not know, the CPU included (a CPU's peak
 depends on its exact part, cores, clocks and vector units), it prints the achieved figure only.
 
@@ -33,6 +33,9 @@ class Peaks:
     fp32_tflops: float  # plain float32, no tensor cores
     bandwidth_gbs: float  # memory bandwidth
     source: str
+    fp16_tflops: float | None = None  # dense float16 on tensor cores (None: no fast float16)
+    fp8_tflops: float | None = None  # dense FP8 (E4M3/E5M2) on tensor cores (None: no FP8)
+    memory_gb: float | None = None  # the board's memory capacity, GB (10^9 bytes) as the datasheet prints it
 
 
 _H100 = "https://www.nvidia.com/en-us/data-center/h100/ (H100 datasheet table)"
@@ -45,39 +48,61 @@ _A100 = ("https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pd
 PEAKS: dict[str, Peaks] = {
     "NVIDIA H100 80GB HBM3": Peaks(  # the SXM5 board
         "H100 SXM", bf16_tflops=1979 / 2, tf32_tflops=989 / 2, fp32_tflops=67, bandwidth_gbs=3350,
-        source=f"{_H100}: H100 SXM, BFLOAT16 1,979* and TF32 989* TFLOPS, FP32 67 TFLOPS, 3.35 TB/s"),
+        source=f"{_H100}: H100 SXM, BFLOAT16 1,979* and TF32 989* TFLOPS, FP32 67 TFLOPS, 3.35 TB/s"
+               "; FP16 1,979* and FP8 3,958* TFLOPS, 80 GB",
+        fp16_tflops=1979 / 2, fp8_tflops=3958 / 2, memory_gb=80),
     "NVIDIA H100 PCIe": Peaks(
         "H100 PCIe", bf16_tflops=1513 / 2, tf32_tflops=756 / 2, fp32_tflops=51, bandwidth_gbs=2000,
-        source=f"{_H100}: H100 PCIe, BFLOAT16 1,513* and TF32 756* TFLOPS, FP32 51 TFLOPS, 2 TB/s"),
+        source=f"{_H100}: H100 PCIe, BFLOAT16 1,513* and TF32 756* TFLOPS, FP32 51 TFLOPS, 2 TB/s"
+               "; FP16 1,513* and FP8 3,026* TFLOPS, 80 GB",
+        fp16_tflops=1513 / 2, fp8_tflops=3026 / 2, memory_gb=80),
     "NVIDIA H100 NVL": Peaks(
         "H100 NVL", bf16_tflops=1671 / 2, tf32_tflops=835 / 2, fp32_tflops=60, bandwidth_gbs=3900,
-        source=f"{_H100}: H100 NVL, BFLOAT16 1,671* and TF32 835* TFLOPS, FP32 60 TFLOPS, 3.9 TB/s"),
+        source=f"{_H100}: H100 NVL, BFLOAT16 1,671* and TF32 835* TFLOPS, FP32 60 TFLOPS, 3.9 TB/s"
+               "; FP16 1,671* and FP8 3,341* TFLOPS, 94 GB",
+        fp16_tflops=1671 / 2, fp8_tflops=3341 / 2, memory_gb=94),
     "NVIDIA H200": Peaks(  # the SXM board; the same chip as the H100 SXM with more, faster memory
         "H200 SXM", bf16_tflops=1979 / 2, tf32_tflops=989 / 2, fp32_tflops=67, bandwidth_gbs=4800,
-        source=f"{_H200}: H200 SXM, BFLOAT16 1,979* and TF32 989* TFLOPS, FP32 67 TFLOPS, 4.8 TB/s"),
+        source=f"{_H200}: H200 SXM, BFLOAT16 1,979* and TF32 989* TFLOPS, FP32 67 TFLOPS, 4.8 TB/s"
+               "; FP16 1,979* and FP8 3,958* TFLOPS, 141 GB",
+        fp16_tflops=1979 / 2, fp8_tflops=3958 / 2, memory_gb=141),
     "NVIDIA H200 NVL": Peaks(
         "H200 NVL", bf16_tflops=1671 / 2, tf32_tflops=835 / 2, fp32_tflops=60, bandwidth_gbs=4800,
-        source=f"{_H200}: H200 NVL, BFLOAT16 1,671* and TF32 835* TFLOPS, FP32 60 TFLOPS, 4.8 TB/s"),
+        source=f"{_H200}: H200 NVL, BFLOAT16 1,671* and TF32 835* TFLOPS, FP32 60 TFLOPS, 4.8 TB/s"
+               "; FP16 1,671* and FP8 3,341* TFLOPS, 141 GB",
+        fp16_tflops=1671 / 2, fp8_tflops=3341 / 2, memory_gb=141),
     "NVIDIA A100-SXM4-80GB": Peaks(
         "A100 80GB SXM", bf16_tflops=624 / 2, tf32_tflops=312 / 2, fp32_tflops=19.5, bandwidth_gbs=2039,
-        source=f"{_A100}: A100 80GB SXM, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 2,039 GB/s"),
+        source=f"{_A100}: A100 80GB SXM, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 2,039 GB/s"
+               "; FP16 624* TFLOPS, no FP8, 80 GB",
+        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=80),
     "NVIDIA A100-SXM4-40GB": Peaks(
         "A100 40GB SXM", bf16_tflops=624 / 2, tf32_tflops=312 / 2, fp32_tflops=19.5, bandwidth_gbs=1555,
-        source=f"{_A100}: A100 40GB SXM, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 1,555 GB/s"),
+        source=f"{_A100}: A100 40GB SXM, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 1,555 GB/s"
+               "; FP16 624* TFLOPS, no FP8, 40 GB",
+        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=40),
     "NVIDIA A100 80GB PCIe": Peaks(
         "A100 80GB PCIe", bf16_tflops=624 / 2, tf32_tflops=312 / 2, fp32_tflops=19.5, bandwidth_gbs=1935,
-        source=f"{_A100}: A100 80GB PCIe, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 1,935 GB/s"),
+        source=f"{_A100}: A100 80GB PCIe, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 1,935 GB/s"
+               "; FP16 624* TFLOPS, no FP8, 80 GB",
+        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=80),
     "NVIDIA A100-PCIE-40GB": Peaks(
         "A100 40GB PCIe", bf16_tflops=624 / 2, tf32_tflops=312 / 2, fp32_tflops=19.5, bandwidth_gbs=1555,
-        source=f"{_A100}: A100 40GB PCIe, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 1,555 GB/s"),
+        source=f"{_A100}: A100 40GB PCIe, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 1,555 GB/s"
+               "; FP16 624* TFLOPS, no FP8, 40 GB",
+        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=40),
     "NVIDIA L4": Peaks(
         "L4", bf16_tflops=242 / 2, tf32_tflops=120 / 2, fp32_tflops=30.3, bandwidth_gbs=300,
         source="https://www.nvidia.com/en-us/data-center/l4/ (L4 datasheet table): "
-               "BFLOAT16 242* and TF32 120* TFLOPS, FP32 30.3 TFLOPS, 300 GB/s"),
+               "BFLOAT16 242* and TF32 120* TFLOPS, FP32 30.3 TFLOPS, 300 GB/s"
+               "; FP16 242* and FP8 485* TFLOPS, 24 GB",
+        fp16_tflops=242 / 2, fp8_tflops=485 / 2, memory_gb=24),
     "NVIDIA L40S": Peaks(
         "L40S", bf16_tflops=733 / 2, tf32_tflops=366 / 2, fp32_tflops=91.6, bandwidth_gbs=864,
         source="https://www.nvidia.com/en-us/data-center/l40s/ (L40S datasheet table): "
-               "BFLOAT16 733* and TF32 366* TFLOPS, FP32 91.6 TFLOPS, 864 GB/s"),
+               "BFLOAT16 733* and TF32 366* TFLOPS, FP32 91.6 TFLOPS, 864 GB/s"
+               "; FP16 733* and FP8 1,466* TFLOPS, 48 GB",
+        fp16_tflops=733 / 2, fp8_tflops=1466 / 2, memory_gb=48),
 }
 
 GOAL = 0.7  # the share of a peak this site's GPU build aims for on its largest kernels
@@ -142,6 +167,10 @@ def matmul_peak(peaks: Peaks | None, dtype: str) -> tuple[float, str] | None:
     (989500000000000.0, 'dense bfloat16')
     >>> matmul_peak(h100, "float32")[1]
     "dense TF32, JAX's default precision for float32"
+    >>> matmul_peak(h100, "float8_e4m3fn")
+    (1979000000000000.0, 'dense FP8')
+    >>> matmul_peak(lookup("NVIDIA A100-SXM4-80GB"), "float8_e4m3fn") is None  # no FP8 tensor cores
+    True
     >>> matmul_peak(None, "float32") is None
     True
     """
@@ -153,6 +182,10 @@ def matmul_peak(peaks: Peaks | None, dtype: str) -> tuple[float, str] | None:
         return peaks.tf32_tflops * 1e12, "dense TF32, JAX's default precision for float32"
     if dtype == "float32":
         return peaks.fp32_tflops * 1e12, "float32"
+    if dtype == "float16" and peaks.fp16_tflops:
+        return peaks.fp16_tflops * 1e12, "dense float16"
+    if dtype.startswith("float8") and peaks.fp8_tflops:
+        return peaks.fp8_tflops * 1e12, "dense FP8"
     return None
 
 
@@ -217,17 +250,32 @@ def limit_record(what: str, achieved: float, peak: tuple[float, str] | None, uni
             "peak_is": label, "ratio": None if value is None else achieved / value, "goal": GOAL}
 
 
+def memory_capacity(peaks: Peaks | None) -> float | None:
+    """The board's memory in bytes, as its datasheet prints it (GB = 10^9 bytes), or None.
+
+    What a program can allocate is less: the driver and JAX's own allocator keep some (on a GPU,
+    ``jax.devices()[0].memory_stats()["bytes_limit"]`` says how much JAX may use).
+
+    >>> memory_capacity(lookup("NVIDIA H200"))
+    141000000000.0
+    >>> memory_capacity(None) is None
+    True
+    """
+    return None if peaks is None or peaks.memory_gb is None else peaks.memory_gb * 1e9
+
+
 def format_table() -> str:
     """Every entry of the table, one line each.
 
     >>> print(format_table().splitlines()[0])
-    device kind (JAX)        board            bf16 TFLOP/s  TF32 TFLOP/s  fp32 TFLOP/s  memory GB/s
+    device kind (JAX)        board            bf16 TFLOP/s  TF32 TFLOP/s  fp32 TFLOP/s  fp8 TFLOP/s ... memory GB
     """
     rows = [f"{'device kind (JAX)':<24} {'board':<15} {'bf16 TFLOP/s':>13} {'TF32 TFLOP/s':>13}"
-            f" {'fp32 TFLOP/s':>13} {'memory GB/s':>12}"]
+            f" {'fp32 TFLOP/s':>13} {'fp8 TFLOP/s':>12} {'memory GB/s':>12} {'memory GB':>10}"]
     for kind, p in PEAKS.items():
         rows.append(f"{kind:<24} {p.name:<15} {p.bf16_tflops or 0:>13,.1f} {p.tf32_tflops or 0:>13,.1f}"
-                    f" {p.fp32_tflops:>13,.1f} {p.bandwidth_gbs:>12,.0f}")
+                    f" {p.fp32_tflops:>13,.1f} {p.fp8_tflops or 0:>12,.1f} {p.bandwidth_gbs:>12,.0f}"
+                    f" {p.memory_gb or 0:>10,.0f}")
     return "\n".join(rows)
 
 
@@ -243,7 +291,8 @@ def describe(device_kind: str) -> str:
         return f"device kind {device_kind!r}: no peak in the table{why}: achieved figures only"
     return (f"device kind {device_kind!r}: {peaks.name}; dense bf16 {peaks.bf16_tflops or 0:,.1f} TFLOP/s, "
             f"dense TF32 {peaks.tf32_tflops or 0:,.1f} TFLOP/s, fp32 {peaks.fp32_tflops:,.1f} TFLOP/s, "
-            f"memory {peaks.bandwidth_gbs:,.0f} GB/s\n  source: {peaks.source}")
+            f"dense fp8 {peaks.fp8_tflops or 0:,.1f} TFLOP/s, memory {peaks.bandwidth_gbs:,.0f} GB/s, "
+            f"{peaks.memory_gb or 0:,.0f} GB\n  source: {peaks.source}")
 
 
 def main(argv: list[str] | None = None) -> Peaks | None:

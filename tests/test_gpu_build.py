@@ -75,6 +75,7 @@ def test_the_build_report_records_the_kernels_memory_setting(site):
 # --- the table of datasheet peaks -------------------------------------------------------------
 
 SPARSE = re.compile(r"BFLOAT16 ([\d,]+)\* and TF32 ([\d,]+)\* TFLOPS, FP32 ([\d.]+) TFLOPS")
+LOW_PRECISION = re.compile(r"FP16 ([\d,]+)\*(?: and FP8 ([\d,]+)\*)? TFLOPS(?:, no FP8)?, (\d+) GB$")
 
 
 @pytest.mark.parametrize("kind", sorted(device_peaks.PEAKS))
@@ -86,6 +87,11 @@ def test_every_entry_is_the_datasheet_it_cites(kind):
     assert peaks.bf16_tflops == float(sparse_bf16.replace(",", "")) / 2
     assert peaks.tf32_tflops == float(sparse_tf32.replace(",", "")) / 2
     assert peaks.fp32_tflops == float(fp32)
+    sparse_fp16, sparse_fp8, memory = LOW_PRECISION.search(peaks.source).groups()
+    assert peaks.fp16_tflops == float(sparse_fp16.replace(",", "")) / 2
+    assert peaks.fp8_tflops == (None if sparse_fp8 is None else float(sparse_fp8.replace(",", "")) / 2)
+    assert ("no FP8" in peaks.source) == (sparse_fp8 is None)
+    assert peaks.memory_gb == float(memory)
     assert device_peaks.lookup(kind) is peaks
 
 
@@ -93,6 +99,7 @@ def test_peaks_of_the_gpus_the_site_is_built_on():
     h100, h200 = device_peaks.lookup(H100), device_peaks.lookup(H200)
     assert (h100.bf16_tflops, h100.bandwidth_gbs) == (989.5, 3350)
     assert (h200.bf16_tflops, h200.bandwidth_gbs) == (989.5, 4800)  # the H100's chip, faster memory
+    assert (h100.fp8_tflops, h100.memory_gb, h200.memory_gb) == (1979, 80, 141)
     assert device_peaks.lookup("nvidia h100 80gb hbm3") is h100  # the documented normalisation
     assert device_peaks.lookup("cpu") is None and device_peaks.lookup("NVIDIA B300") is None
 
