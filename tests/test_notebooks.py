@@ -8,6 +8,8 @@ repository, as in a fresh Colab.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -195,30 +197,65 @@ def test_a_lesson_its_notebook_cannot_carry_stops_the_build(case, tmp_path):
 
 # --- running them, as a reader's fresh Colab would ----------------------------------------------
 
-@pytest.fixture
-def fresh_kernel(tmp_path, monkeypatch):
-    """Run a notebook in a new kernel, in an empty folder outside the repository, without the
-    modules only the site's build has (myst_nb, learnjax_site) and without the repository's paths.
-    Returns the executed notebook."""
-    from nbclient import NotebookClient
-
-    startup = tmp_path / "ipython" / "profile_default" / "startup"
+@contextlib.contextmanager
+def fresh_kernel_environment(folder: Path):
+    """What a reader's fresh kernel has: not the modules only the site's build has (myst_nb,
+    learnjax_site), not the repository's paths. Kernels started inside the block get it."""
+    startup = folder / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True)
     (startup / "00-no-site-modules.py").write_text(
         "import sys\n" + "".join(f"sys.modules[{m!r}] = None\n" for m in SITE_ONLY), encoding="utf8")
-    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
-    for variable in ("PYTHONPATH", "JAX_PLATFORMS"):
-        monkeypatch.delenv(variable, raising=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("IPYTHONDIR", str(folder / "ipython"))
+        for variable in ("PYTHONPATH", "JAX_PLATFORMS"):
+            patch.delenv(variable, raising=False)
+        yield
 
-    def run(path: Path):
-        workdir = tmp_path / f"run-{path.stem}"
-        workdir.mkdir()
-        notebook = nbformat.read(path, as_version=4)
-        NotebookClient(notebook, timeout=900, kernel_name="python3",
-                       resources={"metadata": {"path": str(workdir)}}).execute()
-        return notebook, workdir
 
-    return run
+def notebook_client(path: Path, workdir: Path):
+    """A client that runs the notebook at ``path`` in a new kernel whose working folder is ``workdir``
+    (made empty here). Its ``nb`` is the notebook, executed in place."""
+    from nbclient import NotebookClient
+
+    workdir.mkdir()
+    return NotebookClient(nbformat.read(path, as_version=4), timeout=900, kernel_name="python3",
+                          resources={"metadata": {"path": str(workdir)}})
+
+
+@pytest.fixture
+def fresh_kernel(tmp_path):
+    """Run a notebook in a new kernel, in an empty folder outside the repository, in a reader's
+    environment (``fresh_kernel_environment``). Returns the executed notebook and its folder."""
+    with fresh_kernel_environment(tmp_path):
+        def run(path: Path):
+            workdir = tmp_path / f"run-{path.stem}"
+            client = notebook_client(path, workdir)
+            client.execute()
+            return client.nb, workdir
+
+        yield run
+
+
+# Lesson notebooks run this many at a time: the test checks outputs, never timings, and a lesson
+# keeps one core busy for most of its run (tracing, compiling), so two share CI's two cores well.
+KERNELS_AT_ONCE = max(1, min(4, os.cpu_count() or 1))
+
+
+async def run_notebooks(paths: list[Path], folder: Path, at_once: int) -> dict:
+    """Run each notebook in its own new kernel, ``at_once`` kernels at a time, each in an empty
+    folder under ``folder``. Returns {path: the executed notebook, or the exception its run raised}."""
+    gate = asyncio.Semaphore(at_once)
+
+    async def run(number: int, path: Path):
+        async with gate:
+            client = notebook_client(path, folder / f"run-{number}-{path.stem}")
+            try:
+                await client.async_execute()
+            except Exception as error:  # re-raised by that notebook's own test
+                return error
+            return client.nb
+
+    return dict(zip(paths, await asyncio.gather(*(run(n, p) for n, p in enumerate(paths))), strict=True))
 
 
 def test_fresh_kernel_lacks_the_site_modules(fresh_kernel, tmp_path):
@@ -246,6 +283,26 @@ def test_fixture_notebooks_run_top_to_bottom(site, fresh_kernel, language):
     assert "SECOND-SOLUTION-OUTPUT" in output_text(code_cells(ran)[-1])
 
 
+def test_notebooks_run_side_by_side_each_with_its_own_outcome(tmp_path):
+    """Two kernels at a time: each notebook's result is its own, a failing one's error included, and
+    each runs in its own empty folder."""
+    sources = {"ok": "import os\nprint(os.listdir('.'))", "fails": "raise ValueError('FAILING-CELL')",
+               "slow": "import time\ntime.sleep(1)\nprint('SLOW-DONE')"}
+    paths = []
+    for name, source in sources.items():
+        paths.append(tmp_path / f"{name}.ipynb")
+        nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]), paths[-1])
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    with fresh_kernel_environment(tmp_path / "env"):
+        ran = asyncio.run(run_notebooks(paths, folder, at_once=2))
+    assert list(ran) == paths
+    assert output_text(ran[paths[0]].cells[0]) == "[]\n"
+    assert isinstance(ran[paths[1]], Exception) and "FAILING-CELL" in str(ran[paths[1]])
+    assert output_text(ran[paths[2]].cells[0]) == "SLOW-DONE\n"
+    assert len(list(folder.iterdir())) == 3
+
+
 def real_site_html() -> Path:
     return Path(os.environ.get("LEARNJAX_SITE_HTML", ROOT / "docs" / "_build" / "html"))
 
@@ -254,16 +311,32 @@ def real_site_notebooks(language: str = "ko") -> list[Path]:
     return sorted((real_site_html() / language / "_notebooks").rglob("*.ipynb"))
 
 
+REAL_SITE_RUN = "test_real_site_notebooks_run_in_a_fresh_kernel"
+
+
+@pytest.fixture(scope="module")
+def real_site_runs(request, tmp_path_factory) -> dict:
+    """The real site's notebooks this session's tests ask for, run KERNELS_AT_ONCE at a time, each in
+    its own fresh kernel and empty folder (as ``fresh_kernel``): {path: executed notebook or error}."""
+    paths = [item.callspec.params["path"] for item in request.session.items
+             if getattr(item, "originalname", None) == REAL_SITE_RUN and item.callspec.params["path"]]
+    folder = tmp_path_factory.mktemp("fresh-kernels")
+    with fresh_kernel_environment(folder):
+        return asyncio.run(run_notebooks(paths, folder, KERNELS_AT_ONCE))
+
+
 @pytest.mark.parametrize("path", real_site_notebooks() or [None],
                          ids=lambda p: p.relative_to(p.parents[2]).as_posix() if p else "no-build")
-def test_real_site_notebooks_run_in_a_fresh_kernel(path, fresh_kernel):
+def test_real_site_notebooks_run_in_a_fresh_kernel(path, request):
     """Every Korean lesson notebook of the built site runs top to bottom (the English ones hold the same code)."""
     if path is None:
         message = "no lesson notebooks in docs/_build/html: run nox -s docs first"
         if os.environ.get("CI"):
             pytest.fail(message + " (CI builds the site before the tests)")
         pytest.skip(message)
-    ran, _ = fresh_kernel(path)
+    ran = request.getfixturevalue("real_site_runs")[path]
+    if isinstance(ran, Exception):
+        raise ran
     for cell in code_cells(ran):
         if "raises-exception" not in cell.metadata.get("tags", []):
             assert not [o for o in cell.get("outputs", []) if o.output_type == "error"], cell.source[:200]
