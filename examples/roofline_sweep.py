@@ -13,6 +13,12 @@ byte), the achieved FLOP/s and bytes/s, and whether the point lies left or right
   (the program checks the optimized HLO), which reads x once and writes the result once, so the bytes
   stay the same while the FLOPs, 2 per element per step, grow with k.
 
+Which figures are whose: a chain's FLOPs are always counted by hand (2 per element per step; the
+compiler's count is kept as ``compiler_flops`` and printed), its bytes are the compiler's. A matrix
+product's FLOPs and bytes are the compiler's, except where the compiler has none: XLA's cost analysis
+marks a library call it cannot see into (a custom call to cuBLAS on a GPU) with -1, and then the
+program uses the counted 2n³ and 3n² · itemsize. A line under the table says which were used.
+
 The roofs come from ``device_peaks.py``: the peak for matrix products in ``--dtype``, the plain
 float32 peak (no tensor cores) for the chains, and the memory bandwidth. A device without peaks in
 that table (a CPU) gets a "measured ceiling" instead: the best FLOP/s and the best bytes/s measured
@@ -82,6 +88,12 @@ def chain(x, steps: int):
     return x
 
 
+def _entry(hlo_text: str) -> str:
+    """The ENTRY computation of an optimized HLO module's text."""
+    entry = hlo_text[hlo_text.index("\nENTRY"):] if "\nENTRY" in hlo_text else hlo_text
+    return entry[:entry.find("\n}") + 1 or None]
+
+
 def entry_fusions(hlo_text: str) -> int:
     """The number of fusion instructions in the ENTRY computation of an optimized HLO module.
 
@@ -89,19 +101,58 @@ def entry_fusions(hlo_text: str) -> int:
     ...               "ENTRY %main (x: f32[4]) -> f32[4] {\\n  ROOT %r = f32[4]{0} fusion(%x), kind=kLoop\\n}")
     1
     """
-    entry = hlo_text[hlo_text.index("\nENTRY"):] if "\nENTRY" in hlo_text else hlo_text
-    entry = entry[:entry.find("\n}") + 1 or None]
-    return len(re.findall(r"=\s*\S+\s+fusion\(", entry))
+    return len(re.findall(r"=\s*\S+\s+fusion\(", _entry(hlo_text)))
+
+
+def entry_library_calls(hlo_text: str) -> int:
+    """The number of custom calls (library calls such as cuBLAS) in the ENTRY computation.
+
+    >>> entry_library_calls("ENTRY %main (a: f32[4,4]) -> f32[4,4] {\\n  %c = (f32[4,4]{1,0}, s8[0]{0}) "
+    ...                     "custom-call(%a, %a), custom_call_target=__cublas$gemm\\n}")
+    1
+    """
+    return _entry(hlo_text).count(" custom-call(")
 
 
 def measure(fn, args: tuple, calls: int, repeats: int = 5) -> dict:
-    """Compile ``fn`` for ``args``, read its cost estimate and time it: one point of the sweep."""
+    """Compile ``fn`` for ``args``, read its cost estimate and time it: one point of the sweep.
+
+    ``flops`` and ``bytes`` are the compiler's estimate here; ``counted`` (False) says so, and
+    ``use_count`` replaces them by a count made by hand where the estimate is not usable.
+    """
     compiled = jax.jit(fn).lower(*args).compile()
     cost = compiled.cost_analysis()
     timing = time_throughput(lambda: compiled(*args), calls=calls, repeats=repeats)
-    return {"flops": float(cost.get("flops", 0.0)), "bytes": float(cost["bytes accessed"]),
+    flops, nbytes = float(cost.get("flops", 0.0)), float(cost.get("bytes accessed", 0.0))
+    hlo = compiled.as_text()
+    return {"flops": flops, "bytes": nbytes, "compiler_flops": flops, "compiler_bytes": nbytes,
             "transcendentals": float(cost.get("transcendentals", 0.0)), "timing": timing,
-            "fusions": entry_fusions(compiled.as_text())}
+            "fusions": entry_fusions(hlo), "library_calls": entry_library_calls(hlo),
+            "flops_counted": False, "bytes_counted": False}
+
+
+def use_count(point: dict, flops: float, nbytes: float | None = None) -> dict:
+    """Put counted FLOPs (and bytes) in a point where the compiler's estimate is not usable.
+
+    The compiler's figures stay in ``compiler_flops`` and ``compiler_bytes``. An estimate is not
+    usable when it is not positive: XLA's cost analysis marks an operation it cannot see into, such
+    as a library call (a custom call to cuBLAS on a GPU), with -1.
+
+    >>> p = use_count({"flops": -1.0, "bytes": -1.0, "compiler_flops": -1.0, "compiler_bytes": -1.0}, 16.0, 48.0)
+    >>> p["flops"], p["bytes"], p["flops_counted"], p["bytes_counted"]
+    (16.0, 48.0, True, True)
+    >>> use_count({"flops": 16.0, "bytes": 48.0}, 16.0, 48.0)["flops_counted"]
+    False
+    """
+    if point["flops"] <= 0:
+        point.update(flops=float(flops), flops_counted=True)
+    else:
+        point.setdefault("flops_counted", False)
+    if nbytes is not None and point["bytes"] <= 0:
+        point.update(bytes=float(nbytes), bytes_counted=True)
+    else:
+        point.setdefault("bytes_counted", False)
+    return point
 
 
 def sweep(sizes, steps, elements: int, dtype: str, calls: int) -> list[dict]:
@@ -112,14 +163,14 @@ def sweep(sizes, steps, elements: int, dtype: str, calls: int) -> list[dict]:
         p = measure(jnp.matmul, (a, b), calls)
         itemsize = jnp.dtype(dtype).itemsize
         p.update(series="matmul", size=n, formula_flops=2.0 * n**3, formula_bytes=3.0 * n * n * itemsize)
-        points.append(p)
+        points.append(use_count(p, p["formula_flops"], p["formula_bytes"]))   # the count only if XLA has none
     x = jax.random.normal(jax.random.key(100), (elements,), dtype=jnp.float32)
     for k in steps:
         p = measure(lambda v, k=k: chain(v, k), (x,), calls)
-        # the FLOPs a chain does, counted by hand; the compiler's count is kept beside it
-        p.update(series="chain", size=k, compiler_flops=p["flops"], flops=float(CHAIN_FLOPS_PER_STEP * k * elements),
+        # the FLOPs a chain does, always counted by hand; the compiler's count is kept in compiler_flops
+        p.update(series="chain", size=k, flops=float(CHAIN_FLOPS_PER_STEP * k * elements), flops_counted=True,
                  formula_flops=float(CHAIN_FLOPS_PER_STEP * k * elements), formula_bytes=2.0 * x.nbytes)
-        points.append(p)
+        points.append(use_count(p, p["flops"], p["formula_bytes"]))
     for p in points:
         median = p["timing"].median
         p.update(intensity=p["flops"] / p["bytes"], flop_rate=p["flops"] / median, byte_rate=p["bytes"] / median)
@@ -132,7 +183,7 @@ def roofs(points: list[dict], dtype: str, device_kind: str) -> dict:
     peaks = lookup(device_kind)
     matmul, bandwidth = matmul_peak(peaks, dtype), bandwidth_peak(peaks)
     if matmul and bandwidth:
-        vector = (peaks.fp32_tflops * 1e12, "float32")
+        vector = (peaks.fp32_tflops * 1e12, "plain float32, no tensor cores, an FMA counted as 2 FLOPs")
         return {"measured": False, "matmul": matmul, "chain": vector, "bandwidth": bandwidth}
     best_flops = max(points, key=lambda p: p["flop_rate"])
     best_bytes = max(points, key=lambda p: p["byte_rate"])
@@ -218,6 +269,15 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"{p['series'] + ' ' + str(p['size']):<12} {p['flops'] / 1e9:9.3f} {p['bytes'] / 1e6:8.2f} "
               f"{p['intensity']:8.2f} {str(p['timing']):>24} {format_rate(p['flop_rate'], 'FLOP/s'):>14} "
               f"{format_rate(p['byte_rate'], 'B/s'):>11} {p['share']:8.0%}  {p['bound']}-bound")
+    for series in ("matmul", "chain"):   # which figures are the compiler's estimate, which are counted
+        mine = [p for p in points if p["series"] == series]
+        sources = {f"{'counted' if p['flops_counted'] else 'XLA'} FLOPs, {'counted' if p['bytes_counted'] else 'XLA'} "
+                   "bytes" for p in mine}
+        print(f"{series}: {'; '.join(sorted(sources))} (XLA = cost_analysis())")
+    per_step = ", ".join(f"k={p['size']}: {p['compiler_flops'] / (args.elements * p['size']):g}"
+                         for p in points if p["series"] == "chain")
+    print(f"chain FLOPs counted by hand, {CHAIN_FLOPS_PER_STEP} per element per step; XLA's estimate per element "
+          f"per step: {per_step}")
     for series in ("matmul", "chain"):
         peak, bandwidth = limits[series][0], limits["bandwidth"][0]
         print(f"ridge point for the {series} roof: {ridge_point(peak, bandwidth):,.2f} FLOP/B "
