@@ -37,7 +37,7 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import PLOT_HELP, legend_below, new_figure, save, say, write_plot  # noqa: E402
+from plotting import PLOT_HELP, new_figure, save, say, write_plot  # noqa: E402
 from timing import compare, machine, ms  # noqa: E402
 
 # A tiny trace in the same format, for the doctests: one host call that runs two device operations,
@@ -242,7 +242,7 @@ def device_gaps(events: list[dict]) -> Gaps:
     intervals = device_intervals(events)
     if not intervals:
         return Gaps(0, 0.0, 0.0, [])
-    gaps = [b[0] - a[1] for a, b in zip(intervals, intervals[1:])]
+    gaps = [b[0] - a[1] for a, b in zip(intervals[:-1], intervals[1:], strict=True)]
     return Gaps(len(intervals), sum(end - start for start, end in intervals),
                 intervals[-1][1] - intervals[0][0], gaps)
 
@@ -252,8 +252,9 @@ def device_gaps(events: list[dict]) -> Gaps:
 def layer_norm(x, scale, bias):
     """A layer normalisation written as small steps, then a GELU: about ten operations.
 
-    >>> y = layer_norm(jnp.arange(8.0).reshape(2, 4), jnp.ones(4), jnp.zeros(4))
-    >>> y.shape, bool(jnp.allclose(y.mean(), jax.jit(layer_norm)(jnp.arange(8.0).reshape(2, 4), jnp.ones(4), jnp.zeros(4)).mean()))
+    >>> args = jnp.arange(8.0).reshape(2, 4), jnp.ones(4), jnp.zeros(4)
+    >>> y = layer_norm(*args)
+    >>> y.shape, bool(jnp.allclose(y, jax.jit(layer_norm)(*args), atol=1e-6))
     ((2, 4), True)
     """
     mean = jnp.mean(x, axis=-1, keepdims=True)
@@ -279,16 +280,15 @@ def plot(timelines: dict[str, list[tuple[float, float]]], path: str, language: s
     """The device operations of one call of each variant as bars on a timeline."""
     fig, ax = new_figure()
     names = {"op by op": say(language, "연산마다 실행", "op by op"), "jit": say(language, "jax.jit", "jax.jit")}
-    for row, (variant, intervals) in enumerate(timelines.items()):
+    for row, intervals in enumerate(timelines.values()):
         for k, (a, b) in enumerate(intervals):  # alternate shades, so that neighbouring operations show apart
             ax.broken_barh([(a / 1e3, max(b - a, 1.0) / 1e3)], (row - 0.3, 0.6), color=f"C{row}",
-                           alpha=1.0 if k % 2 == 0 else 0.55, label=names[variant] if k == 0 else None)
+                           alpha=1.0 if k % 2 == 0 else 0.55)
     ax.set_yticks(range(len(timelines)), [names[v] for v in timelines])
     ax.set_xlabel(say(language, "호출 시작부터의 시간 (ms)", "time from the call's start (ms)"))
     ax.set_title(say(language, "디바이스 연산의 타임라인: 호출 한 번", "device operations on the timeline: one call")
                  + f"\n{jax.default_backend().upper()}, jax {jax.__version__}")
     ax.grid(True, axis="x", alpha=0.3)
-    legend_below(fig, ax)
     save(fig, path)
 
 
