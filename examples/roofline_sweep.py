@@ -213,7 +213,7 @@ def plot(points: list[dict], limits: dict, dtype: str, path: str, language: str 
     bandwidth = limits["bandwidth"][0]
     grid = np.geomspace(lo, hi, 200)
     roof_names = {"matmul": say(language, f"행렬 곱 {dtype}", f"matmul {dtype}"),
-                  "chain": say(language, "float32 원소별", "float32 elementwise")}
+                  "chain": say(language, "float32 원소별 연산", "float32 elementwise")}
     shown = set()
     for series, style in (("matmul", "-"), ("chain", "--")):
         peak = limits[series][0]
@@ -236,7 +236,7 @@ def plot(points: list[dict], limits: dict, dtype: str, path: str, language: str 
     ax.set_yscale("log")
     ax.set_xlabel(say(language, "산술 강도 (FLOP/B)", "arithmetic intensity (FLOP/B)"))
     ax.set_ylabel(say(language, "달성한 FLOP/s", "achieved FLOP/s"))
-    ax.set_title(say(language, "루프라인 위의 두 측정", "two sweeps on the roofline")
+    ax.set_title(say(language, "루프라인 위의 두 스윕", "two sweeps on the roofline")
                  + f"\n{jax.default_backend().upper()}, jax {jax.__version__}", fontsize=12)
     ax.grid(True, which="major", alpha=0.3)
     ax.yaxis.set_minor_formatter(NullFormatter())
