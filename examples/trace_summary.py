@@ -5,9 +5,11 @@ The exercise of the lesson "Profiling and compile time". ``record`` runs a call 
 ``perfetto_trace.json.gz``: JSON in the Chrome trace format, whose complete events (``"ph": "X"``)
 each have a name, a start ``ts`` and a duration ``dur`` in microseconds, on a process ``pid`` and a
 thread ``tid`` named by metadata events (``"ph": "M"``). An event is a *device operation* when it
-ran on a process named ``/device:…`` (a GPU's streams) or carries the XLA operation it executed in
-its ``args`` (``hlo_op``, as the CPU backend writes it); every other event is *host* work: Python,
-JAX's dispatch, the runtime. Python function frames (names starting with ``$``) are left out.
+ran on a process named ``/device:…`` (a GPU's streams); in a trace without such a process (the CPU
+backend's, whose operations run on the host's threads) it is one that carries the XLA operation it
+executed in its ``args`` (``hlo_op``). On a GPU the host's calls that launch the kernels carry
+``hlo_op`` too, so there the process decides. Every other event is *host* work: Python, JAX's
+dispatch, the runtime. Python function frames (names starting with ``$``) are left out.
 
 ``top_operations`` sums each operation's time and ``device_gaps`` measures the idle time between
 consecutive device operations. Run as a program, it profiles the function of the exercise, a
@@ -108,15 +110,23 @@ def process_names(events: list[dict]) -> dict[int, str]:
 
 
 def is_device(event: dict, processes: dict[int, str]) -> bool:
-    """Whether ``event`` is an operation that ran on the device: on a ``/device:…`` process (a GPU's
-    streams) or carrying the XLA operation it executed (``hlo_op``, the CPU backend's events).
+    """Whether ``event`` is an operation that ran on the device: one on a ``/device:…`` process (a
+    GPU's streams) where the trace has such a process, else one that carries the XLA operation it
+    executed (``hlo_op``): the CPU backend's trace has only ``/host:CPU``.
 
-    >>> [is_device(e, {1: "/host:CPU", 2: "/device:GPU:0"}) for e in (
-    ...     {"pid": 1, "name": "PjitFunction(f)"}, {"pid": 1, "name": "fusion", "args": {"hlo_op": "fusion"}},
-    ...     {"pid": 2, "name": "loop_add_fusion"})]
-    [False, True, True]
+    >>> cpu = {1: "/host:CPU"}
+    >>> [is_device(e, cpu) for e in ({"pid": 1, "name": "PjitFunction(f)"},
+    ...                              {"pid": 1, "name": "fusion", "args": {"hlo_op": "fusion"}})]
+    [False, True]
+    >>> gpu = {1: "/host:CPU", 2: "/device:GPU:0"}   # the host's launch of a kernel carries hlo_op too
+    >>> launch = {"pid": 1, "name": "loop_add_fusion_1", "args": {"hlo_op": "loop_add_fusion.1"}}
+    >>> kernel = {"pid": 2, "name": "loop_add_fusion_1", "args": {"hlo_op": "loop_add_fusion.1"}}
+    >>> [is_device(e, gpu) for e in (launch, kernel)]
+    [False, True]
     """
-    return processes.get(event["pid"], "").startswith("/device:") or "hlo_op" in event.get("args", {})
+    if any(name.startswith("/device:") for name in processes.values()):
+        return processes.get(event["pid"], "").startswith("/device:")
+    return "hlo_op" in event.get("args", {})
 
 
 def spans(events: list[dict]) -> list[dict]:
@@ -152,7 +162,7 @@ def top_operations(events: list[dict], n: int = 8, side: str | None = None) -> l
     """The ``n`` operations with the most total time, host and device apart (or only ``side``).
 
     A device operation is named by the XLA operation it ran where its event says (``hlo_op``), else
-    by the event's own name (a GPU kernel's). Host events nest (a call contains the runtime's work
+    by the event's own name (on a GPU, the kernel's or the copy's). Host events nest (a call contains the runtime's work
     for it), and so do device events inside a loop (a ``while`` holds its body's operations), so the
     shares can add up to more than 100%.
 
