@@ -15,7 +15,7 @@ LESSONS = sorted(p for p in (ROOT / "docs").rglob("*.md")
 PROGRAMS = sorted(p for p in (ROOT / "examples").glob("*.py")
                   if 'if __name__ == "__main__":' in p.read_text(encoding="utf8"))
 
-RUN = re.compile(r"^%run\s+(\S+\.py)", re.MULTILINE)
+RUN = re.compile(r"^%run\s+(?:-\w+\s+)*(\S+\.py)", re.MULTILINE)  # options such as -n before the program
 SIBLING_IMPORT = re.compile(r"^from (\w+) import ", re.MULTILINE)
 PROGRAM_SOURCE = re.compile(r"^```\{program-source\}\s+(.+)$", re.MULTILINE)
 
