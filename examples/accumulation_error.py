@@ -128,7 +128,7 @@ def plot(table: dict, budget: float, path: str, language: str = "en") -> None:
     fig, ax = new_figure()
     for dtype in ACCUMULATORS:
         errors = [max(e, 1e-10) for e in table["errors"][dtype]]  # an exact sum drawn at the floor
-        ax.plot(table["lengths"], errors, marker="o", label=say(language, f"누적 {dtype}", f"{dtype} accumulator"))
+        ax.plot(table["lengths"], errors, marker="o", label=say(language, f"{dtype} 누적", f"{dtype} accumulator"))
     ax.axhline(budget, color="gray", linestyle="--", linewidth=1, label=say(language, "오차 예산", "error budget"))
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
