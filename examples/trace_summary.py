@@ -295,8 +295,8 @@ def plot(timelines: dict[str, list[tuple[float, float]]], path: str, language: s
             ax.broken_barh([(a / 1e3, max(b - a, 1.0) / 1e3)], (row - 0.3, 0.6), color=f"C{row}",
                            alpha=1.0 if k % 2 == 0 else 0.55)
     ax.set_yticks(range(len(timelines)), [names[v] for v in timelines])
-    ax.set_xlabel(say(language, "호출 시작부터의 시간 (ms)", "time from the call's start (ms)"))
-    ax.set_title(say(language, "디바이스 연산의 타임라인: 호출 한 번", "device operations on the timeline: one call")
+    ax.set_xlabel(say(language, "호출 시작부터 걸린 시간 (ms)", "time from the call's start (ms)"))
+    ax.set_title(say(language, "호출 한 번의 디바이스 연산 타임라인", "device operations on the timeline: one call")
                  + f"\n{jax.default_backend().upper()}, jax {jax.__version__}")
     ax.grid(True, axis="x", alpha=0.3)
     save(fig, path)
