@@ -77,6 +77,10 @@ def page_figures(glue_file: Path) -> tuple[dict, dict]:
     >>> numbers, limits = page_figures(glue_file)
     >>> numbers, limits["matmul"]["ratio"]
     ({'n': 8192}, 0.79)
+    >>> _ = glue_file.write_text(json.dumps({"limit_gib": {"data": {"text/plain": "'23.5'"}}}))
+    >>> page_figures(glue_file)
+    Traceback (most recent call last):
+    ValueError: p.glue.json: the glued value 'limit_gib' starts with 'limit_', which the record reads as a limit ...
     """
     glued = json.loads(glue_file.read_text(encoding="utf8"))
     numbers, limits = {}, {}
@@ -85,7 +89,16 @@ def page_figures(glue_file: Path) -> tuple[dict, dict]:
             continue
         value = glued_value(entry)
         if name.startswith(LIMIT_PREFIX):
-            limits[name[len(LIMIT_PREFIX):]] = json.loads(value)
+            try:
+                limit = json.loads(value)
+            except json.JSONDecodeError:
+                limit = None
+            if not isinstance(limit, dict):
+                raise ValueError(
+                    f"{glue_file.name}: the glued value {name!r} starts with {LIMIT_PREFIX!r}, which the record "
+                    "reads as a limit (the JSON of examples/device_peaks.py's limit_record), but it is not one: "
+                    f"glue it under a name that does not start with {LIMIT_PREFIX!r}")
+            limits[name[len(LIMIT_PREFIX):]] = limit
         elif (number := as_number(value)) is not None:
             numbers[name] = number
     return numbers, limits
