@@ -3,7 +3,8 @@
 A measured FLOP/s or GB/s means little without a yardstick. This table holds, for each device it
 knows, the vendor's datasheet figures: dense matrix arithmetic in bfloat16, float16, FP8 and TF32
 (tensor cores, without structured sparsity), plain float32 arithmetic (no tensor cores), memory
-bandwidth and memory capacity. A program or lesson looks its device up by ``jax.devices()[0].device_kind`` and prints
+bandwidth, memory capacity, and the NVLink bandwidth between GPUs. A program or lesson looks its
+device up by ``jax.devices()[0].device_kind`` and prints
 "achieved / peak = ratio"; for a device the table does not know, the CPU included (a CPU's peak
 depends on its exact part, cores, clocks and vector units), it prints the achieved figure only.
 
@@ -36,6 +37,7 @@ class Peaks:
     fp16_tflops: float | None = None  # dense float16 on tensor cores (None: no fast float16)
     fp8_tflops: float | None = None  # dense FP8 (E4M3/E5M2) on tensor cores (None: no FP8)
     memory_gb: float | None = None  # the board's memory capacity, GB (10^9 bytes) as the datasheet prints it
+    nvlink_gbs: float | None = None  # NVLink GPU-to-GPU bandwidth per GPU, both directions (None: no NVLink)
 
 
 _H100 = "https://www.nvidia.com/en-us/data-center/h100/ (H100 datasheet table)"
@@ -49,59 +51,59 @@ PEAKS: dict[str, Peaks] = {
     "NVIDIA H100 80GB HBM3": Peaks(  # the SXM5 board
         "H100 SXM", bf16_tflops=1979 / 2, tf32_tflops=989 / 2, fp32_tflops=67, bandwidth_gbs=3350,
         source=f"{_H100}: H100 SXM, BFLOAT16 1,979* and TF32 989* TFLOPS, FP32 67 TFLOPS, 3.35 TB/s"
-               "; FP16 1,979* and FP8 3,958* TFLOPS, 80 GB",
-        fp16_tflops=1979 / 2, fp8_tflops=3958 / 2, memory_gb=80),
+               "; FP16 1,979* and FP8 3,958* TFLOPS, 80 GB; NVLink 900 GB/s",
+        fp16_tflops=1979 / 2, fp8_tflops=3958 / 2, memory_gb=80, nvlink_gbs=900),
     "NVIDIA H100 PCIe": Peaks(
         "H100 PCIe", bf16_tflops=1513 / 2, tf32_tflops=756 / 2, fp32_tflops=51, bandwidth_gbs=2000,
         source=f"{_H100}: H100 PCIe, BFLOAT16 1,513* and TF32 756* TFLOPS, FP32 51 TFLOPS, 2 TB/s"
-               "; FP16 1,513* and FP8 3,026* TFLOPS, 80 GB",
-        fp16_tflops=1513 / 2, fp8_tflops=3026 / 2, memory_gb=80),
+               "; FP16 1,513* and FP8 3,026* TFLOPS, 80 GB; NVLink bridge 600 GB/s",
+        fp16_tflops=1513 / 2, fp8_tflops=3026 / 2, memory_gb=80, nvlink_gbs=600),
     "NVIDIA H100 NVL": Peaks(
         "H100 NVL", bf16_tflops=1671 / 2, tf32_tflops=835 / 2, fp32_tflops=60, bandwidth_gbs=3900,
         source=f"{_H100}: H100 NVL, BFLOAT16 1,671* and TF32 835* TFLOPS, FP32 60 TFLOPS, 3.9 TB/s"
-               "; FP16 1,671* and FP8 3,341* TFLOPS, 94 GB",
-        fp16_tflops=1671 / 2, fp8_tflops=3341 / 2, memory_gb=94),
+               "; FP16 1,671* and FP8 3,341* TFLOPS, 94 GB; NVLink 600 GB/s",
+        fp16_tflops=1671 / 2, fp8_tflops=3341 / 2, memory_gb=94, nvlink_gbs=600),
     "NVIDIA H200": Peaks(  # the SXM board; the same chip as the H100 SXM with more, faster memory
         "H200 SXM", bf16_tflops=1979 / 2, tf32_tflops=989 / 2, fp32_tflops=67, bandwidth_gbs=4800,
         source=f"{_H200}: H200 SXM, BFLOAT16 1,979* and TF32 989* TFLOPS, FP32 67 TFLOPS, 4.8 TB/s"
-               "; FP16 1,979* and FP8 3,958* TFLOPS, 141 GB",
-        fp16_tflops=1979 / 2, fp8_tflops=3958 / 2, memory_gb=141),
+               "; FP16 1,979* and FP8 3,958* TFLOPS, 141 GB; NVLink 900 GB/s",
+        fp16_tflops=1979 / 2, fp8_tflops=3958 / 2, memory_gb=141, nvlink_gbs=900),
     "NVIDIA H200 NVL": Peaks(
         "H200 NVL", bf16_tflops=1671 / 2, tf32_tflops=835 / 2, fp32_tflops=60, bandwidth_gbs=4800,
         source=f"{_H200}: H200 NVL, BFLOAT16 1,671* and TF32 835* TFLOPS, FP32 60 TFLOPS, 4.8 TB/s"
-               "; FP16 1,671* and FP8 3,341* TFLOPS, 141 GB",
-        fp16_tflops=1671 / 2, fp8_tflops=3341 / 2, memory_gb=141),
+               "; FP16 1,671* and FP8 3,341* TFLOPS, 141 GB; NVLink bridge 900 GB/s",
+        fp16_tflops=1671 / 2, fp8_tflops=3341 / 2, memory_gb=141, nvlink_gbs=900),
     "NVIDIA A100-SXM4-80GB": Peaks(
         "A100 80GB SXM", bf16_tflops=624 / 2, tf32_tflops=312 / 2, fp32_tflops=19.5, bandwidth_gbs=2039,
         source=f"{_A100}: A100 80GB SXM, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 2,039 GB/s"
-               "; FP16 624* TFLOPS, no FP8, 80 GB",
-        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=80),
+               "; FP16 624* TFLOPS, no FP8, 80 GB; NVLink 600 GB/s",
+        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=80, nvlink_gbs=600),
     "NVIDIA A100-SXM4-40GB": Peaks(
         "A100 40GB SXM", bf16_tflops=624 / 2, tf32_tflops=312 / 2, fp32_tflops=19.5, bandwidth_gbs=1555,
         source=f"{_A100}: A100 40GB SXM, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 1,555 GB/s"
-               "; FP16 624* TFLOPS, no FP8, 40 GB",
-        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=40),
+               "; FP16 624* TFLOPS, no FP8, 40 GB; NVLink 600 GB/s",
+        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=40, nvlink_gbs=600),
     "NVIDIA A100 80GB PCIe": Peaks(
         "A100 80GB PCIe", bf16_tflops=624 / 2, tf32_tflops=312 / 2, fp32_tflops=19.5, bandwidth_gbs=1935,
         source=f"{_A100}: A100 80GB PCIe, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 1,935 GB/s"
-               "; FP16 624* TFLOPS, no FP8, 80 GB",
-        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=80),
+               "; FP16 624* TFLOPS, no FP8, 80 GB; NVLink bridge 600 GB/s",
+        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=80, nvlink_gbs=600),
     "NVIDIA A100-PCIE-40GB": Peaks(
         "A100 40GB PCIe", bf16_tflops=624 / 2, tf32_tflops=312 / 2, fp32_tflops=19.5, bandwidth_gbs=1555,
         source=f"{_A100}: A100 40GB PCIe, BFLOAT16 624* and TF32 312* TFLOPS, FP32 19.5 TFLOPS, 1,555 GB/s"
-               "; FP16 624* TFLOPS, no FP8, 40 GB",
-        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=40),
+               "; FP16 624* TFLOPS, no FP8, 40 GB; NVLink bridge 600 GB/s",
+        fp16_tflops=624 / 2, fp8_tflops=None, memory_gb=40, nvlink_gbs=600),
     "NVIDIA L4": Peaks(
         "L4", bf16_tflops=242 / 2, tf32_tflops=120 / 2, fp32_tflops=30.3, bandwidth_gbs=300,
         source="https://www.nvidia.com/en-us/data-center/l4/ (L4 datasheet table): "
                "BFLOAT16 242* and TF32 120* TFLOPS, FP32 30.3 TFLOPS, 300 GB/s"
-               "; FP16 242* and FP8 485* TFLOPS, 24 GB",
+               "; FP16 242* and FP8 485* TFLOPS, 24 GB; no NVLink",
         fp16_tflops=242 / 2, fp8_tflops=485 / 2, memory_gb=24),
     "NVIDIA L40S": Peaks(
         "L40S", bf16_tflops=733 / 2, tf32_tflops=366 / 2, fp32_tflops=91.6, bandwidth_gbs=864,
         source="https://www.nvidia.com/en-us/data-center/l40s/ (L40S datasheet table): "
                "BFLOAT16 733* and TF32 366* TFLOPS, FP32 91.6 TFLOPS, 864 GB/s"
-               "; FP16 733* and FP8 1,466* TFLOPS, 48 GB",
+               "; FP16 733* and FP8 1,466* TFLOPS, 48 GB; no NVLink",
         fp16_tflops=733 / 2, fp8_tflops=1466 / 2, memory_gb=48),
 }
 
@@ -262,6 +264,27 @@ def memory_capacity(peaks: Peaks | None) -> float | None:
     True
     """
     return None if peaks is None or peaks.memory_gb is None else peaks.memory_gb * 1e9
+
+
+_NVLINK_BOTH_WAYS = ("https://www.nvidia.com/en-us/technologies/hopper-architecture/: fourth-generation NVLink, "
+                     "900 GB/s bidirectional per GPU")
+
+
+def link_bandwidth(peaks: Peaks | None) -> tuple[float, str] | None:
+    """``(bytes/s, what that is)`` one GPU can send to the others over NVLink, one direction; or None.
+
+    The datasheets print NVLink bandwidth per GPU with both directions added together (for the
+    Hopper GPUs, NVIDIA says so: ``_NVLINK_BOTH_WAYS``). A GPU sending in a ring sends one way while
+    it receives the other, so an estimate of the time to send S bytes is S / (half that figure).
+
+    >>> link_bandwidth(lookup("NVIDIA H100 80GB HBM3"))
+    (450000000000.0, 'NVLink, one direction (half of 900 GB/s bidirectional)')
+    >>> link_bandwidth(lookup("NVIDIA L4")) is None, link_bandwidth(None) is None
+    (True, True)
+    """
+    if peaks is None or peaks.nvlink_gbs is None:
+        return None
+    return peaks.nvlink_gbs / 2 * 1e9, f"NVLink, one direction (half of {peaks.nvlink_gbs:,.0f} GB/s bidirectional)"
 
 
 def format_table() -> str:

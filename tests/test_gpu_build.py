@@ -75,7 +75,8 @@ def test_the_build_report_records_the_kernels_memory_setting(site):
 # --- the table of datasheet peaks -------------------------------------------------------------
 
 SPARSE = re.compile(r"BFLOAT16 ([\d,]+)\* and TF32 ([\d,]+)\* TFLOPS, FP32 ([\d.]+) TFLOPS")
-LOW_PRECISION = re.compile(r"FP16 ([\d,]+)\*(?: and FP8 ([\d,]+)\*)? TFLOPS(?:, no FP8)?, (\d+) GB$")
+LOW_PRECISION = re.compile(r"FP16 ([\d,]+)\*(?: and FP8 ([\d,]+)\*)? TFLOPS(?:, no FP8)?, (\d+) GB;")
+NVLINK = re.compile(r"; (?:NVLink(?: bridge)? ([\d,]+) GB/s|no NVLink)$")
 
 
 @pytest.mark.parametrize("kind", sorted(device_peaks.PEAKS))
@@ -92,6 +93,8 @@ def test_every_entry_is_the_datasheet_it_cites(kind):
     assert peaks.fp8_tflops == (None if sparse_fp8 is None else float(sparse_fp8.replace(",", "")) / 2)
     assert ("no FP8" in peaks.source) == (sparse_fp8 is None)
     assert peaks.memory_gb == float(memory)
+    (nvlink,) = NVLINK.search(peaks.source).groups()
+    assert peaks.nvlink_gbs == (None if nvlink is None else float(nvlink.replace(",", "")))
     assert device_peaks.lookup(kind) is peaks
 
 
