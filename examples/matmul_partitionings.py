@@ -1,4 +1,4 @@
-"""One matrix product, partitioned several ways over a mesh: the collectives the compiler inserts and the bytes they move.
+"""One matrix product partitioned several ways over a mesh: the collectives inserted and the bytes they move.
 
 C = A @ B with A (M, K) and B (K, N), on a 1-D mesh of ``--devices`` CPU devices with one axis "x"
 of type Auto. Each partitioning fixes how A and B come in and how C goes out
@@ -77,7 +77,7 @@ def shard_bytes(shape: tuple[int, int], spec: tuple, devices: int, itemsize: int
     >>> shard_bytes((1024, 512), ("x", None), 8), shard_bytes((1024, 512), (None, None), 8)
     (262144, 2097152)
     """
-    dims = [size // devices if axis == "x" else size for size, axis in zip(shape, spec)]
+    dims = [size // devices if axis == "x" else size for size, axis in zip(shape, spec, strict=True)]
     return math.prod(dims) * itemsize
 
 
@@ -173,7 +173,8 @@ def draw(rows: list[dict], shape: tuple[int, int, int], path: str, language: str
     kib = [row["sent"] / 2**10 for row in rows]
     colours = ["tab:blue" if row["fully_sharded"] else "tab:gray" for row in rows]
     bars = ax.barh(range(len(rows)), kib, color=colours)
-    ax.bar_label(bars, labels=[describe(row["ops"]) if row["ops"] else say(language, "없음", "none") for row in rows], padding=3, fontsize=10)
+    labels = [describe(row["ops"]) if row["ops"] else say(language, "없음", "none") for row in rows]
+    ax.bar_label(bars, labels=labels, padding=3, fontsize=10)
     ax.set_yticks(range(len(rows)), names, fontsize=9)
     ax.invert_yaxis()
     ax.set_xlim(0, max(kib + [1]) * 1.6)
