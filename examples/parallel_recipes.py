@@ -1,0 +1,203 @@
+"""Data parallelism, FSDP and tensor parallelism for one MLP's training step, compared on paper.
+
+The lesson "Parallelism recipes". The program builds a small MLP (plain JAX: a list of
+``{"w", "b"}`` dicts), one SGD training step (mean squared error, ``jax.value_and_grad``), and
+compiles that step once per recipe, with ``jax.jit(in_shardings=, out_shardings=)`` on a mesh of
+simulated CPU devices (``AxisType.Auto``: the compiler partitions the step and inserts the collectives):
+
+- DP: the batch split on the mesh axis "data", every parameter replicated;
+- FSDP: the batch split on "data" and every parameter split on "data" along its first axis;
+- TP: Megatron style on the axis "model": odd layers' weights split by columns, even layers' by rows,
+  the batch replicated;
+- DPxTP: both on a 2-D mesh, the batch on "data", the weights as in TP on "model".
+
+For each recipe it prints what the compiled program holds: its collectives by kind and the bytes
+each device sends (``collectives.py``, ring formulas), the memory per device from
+``compiled.memory_analysis()`` (arguments, outputs, temporaries), and the largest difference of the
+updated parameters and loss from the same step on one device. Then two estimates on paper for 8
+NVIDIA H100 SXM GPUs of one HGX board: the collectives' time at the NVLink bandwidth of one
+direction (``device_peaks.link_bandwidth``: a ring, bytes only, no latency, no overlap with compute)
+and the compute time, the step's FLOPs per device (``cost_analysis()``) over the dense TF32 peak
+(float32 matrix products at JAX's default precision on that GPU). Both come from datasheets, not
+from a measurement: the simulated devices have no interconnect.
+
+    python examples/parallel_recipes.py --width 128 --depth 2 --batch 2048 --mesh 4x2 --plot recipes.png
+
+writes recipes.ko.png and recipes.en.png: memory per device and bytes sent per recipe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.sharding import AxisType, NamedSharding
+from jax.sharding import PartitionSpec as P
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
+from collectives import bytes_sent, collectives, count, ring_seconds, table  # noqa: E402, F401 (table: for the lesson)
+from device_peaks import link_bandwidth, lookup, matmul_peak  # noqa: E402
+from plotting import PLOT_HELP, new_figure, save, say, write_plot  # noqa: E402
+
+RECIPES = ("DP", "FSDP", "TP", "DPxTP")
+GPU = "NVIDIA H100 80GB HBM3"  # the SXM board; 8 of them on one HGX board, linked by NVLink
+MIB = 2**20
+
+
+def mlp_widths(width: int, depth: int) -> list[int]:
+    """Layer widths of an MLP with ``depth`` layers: in and out ``width``, hidden layers 4 x ``width``.
+
+    >>> mlp_widths(128, 2), mlp_widths(64, 3)
+    ([128, 512, 128], [64, 256, 256, 64])
+    """
+    return [width] + [4 * width] * (depth - 1) + [width]
+
+
+def init_mlp(key, widths: list[int]) -> list[dict]:
+    """Parameters: one ``{"w": (in, out), "b": (out,)}`` dict per layer, in float32."""
+    keys = jax.random.split(key, len(widths) - 1)
+    return [{"w": jax.random.normal(k, (a, b)) / np.sqrt(a), "b": jnp.zeros(b)}
+            for k, a, b in zip(keys, widths[:-1], widths[1:], strict=True)]
+
+
+def loss_fn(params, x, y):
+    """Mean squared error of the MLP (ReLU between layers) on a batch."""
+    for layer in params[:-1]:
+        x = jax.nn.relu(x @ layer["w"] + layer["b"])
+    out = x @ params[-1]["w"] + params[-1]["b"]
+    return jnp.mean((out - y) ** 2)
+
+
+def train_step(params, x, y, lr=0.1):
+    """One step of plain SGD: the updated parameters and the loss before the update."""
+    loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+    return jax.tree.map(lambda p, g: p - lr * g, params, grads), loss
+
+
+def recipe_specs(name: str, layers: int, mesh: tuple[int, int]) -> tuple[tuple, tuple, list[dict], P]:
+    """``(mesh shape, axis names, one spec dict per layer, the batch's spec)`` of a recipe.
+
+    ``mesh`` is the 2-D shape (data, model) of DPxTP; the other recipes put all its devices on one axis.
+
+    >>> shape, names, specs, batch = recipe_specs("FSDP", 2, (4, 2))
+    >>> shape, names, specs[0] == {"w": P("data", None), "b": P("data")}, batch == P("data")
+    ((8,), ('data',), True, True)
+    >>> [s["w"] for s in recipe_specs("TP", 2, (4, 2))[2]] == [P(None, "model"), P("model", None)]
+    True
+    >>> recipe_specs("DPxTP", 2, (4, 2))[:2]
+    ((4, 2), ('data', 'model'))
+    """
+    n = math.prod(mesh)
+    if name == "DP":
+        return (n,), ("data",), [{"w": P(), "b": P()} for _ in range(layers)], P("data")
+    if name == "FSDP":
+        return (n,), ("data",), [{"w": P("data", None), "b": P("data")} for _ in range(layers)], P("data")
+    tp = [{"w": P(None, "model"), "b": P("model")} if i % 2 == 0 else {"w": P("model", None), "b": P()}
+          for i in range(layers)]
+    if name == "TP":
+        return (n,), ("model",), tp, P()
+    if name == "DPxTP":
+        return tuple(mesh), ("data", "model"), tp, P("data")
+    raise ValueError(f"unknown recipe {name!r}: one of {RECIPES}")
+
+
+def analyse(name: str, params, x, y, mesh_shape: tuple[int, int], reference) -> dict:
+    """Compile one recipe's step, read its collectives and memory, run it, compare it with ``reference``."""
+    shape, names, specs, batch_spec = recipe_specs(name, len(params), mesh_shape)
+    mesh = jax.make_mesh(shape, names, (AxisType.Auto,) * len(shape), devices=jax.devices("cpu")[:math.prod(shape)])
+    p_shard = [{k: NamedSharding(mesh, s) for k, s in layer.items()} for layer in specs]
+    b_shard = NamedSharding(mesh, batch_spec)
+    step = jax.jit(train_step, in_shardings=(p_shard, b_shard, b_shard),
+                   out_shardings=(p_shard, NamedSharding(mesh, P())))
+    compiled = step.lower(params, x, y).compile()
+    hlo = compiled.as_text()
+    ops = collectives(hlo)
+    memory = compiled.memory_analysis()
+    new_params, loss = step(jax.device_put(params, p_shard), jax.device_put(x, b_shard), jax.device_put(y, b_shard))
+    diffs = [float(np.max(np.abs(np.asarray(a) - np.asarray(b))))
+             for a, b in zip(jax.tree.leaves((new_params, loss)), jax.tree.leaves(reference), strict=True)]
+    peaks = lookup(GPU)
+    flops = compiled.cost_analysis()["flops"]  # of the program each device runs
+    return {"name": name, "mesh": dict(zip(names, shape, strict=True)), "specs": specs, "batch_spec": batch_spec,
+            "compiled": compiled, "hlo": hlo, "ops": ops, "counts": count(hlo),
+            "sent": sum(bytes_sent(op) for op in ops),
+            "argument": memory.argument_size_in_bytes, "output": memory.output_size_in_bytes,
+            "temp": memory.temp_size_in_bytes, "flops": flops,
+            "comm_s": ring_seconds(ops, link_bandwidth(peaks)[0]),
+            "compute_s": flops / matmul_peak(peaks, "float32")[0],
+            "max_diff": max(diffs), "params": new_params, "loss": float(loss),
+            "out_specs": [{k: v.sharding.spec for k, v in layer.items()} for layer in new_params]}
+
+
+def plot(results: list[dict], path: str, language: str) -> None:
+    """Two panels per recipe: memory per device (arguments, outputs, temporaries stacked) and bytes sent."""
+    fig, left = new_figure()
+    fig.set_size_inches(8.0, 4.2)
+    left.remove()
+    left, right = fig.subplots(1, 2)
+    names = [r["name"] for r in results]
+    xs = np.arange(len(names))
+    bottom = np.zeros(len(names))
+    for key, ko, en in (("argument", "인수", "arguments"), ("output", "출력", "outputs"),
+                        ("temp", "임시", "temporaries")):
+        values = np.array([r[key] / MIB for r in results])
+        left.bar(xs, values, bottom=bottom, label=say(language, ko, en))
+        bottom += values
+    left.set_xticks(xs, names, rotation=30)
+    left.set_ylabel(say(language, "디바이스당 메모리 (MiB)", "memory per device (MiB)"))
+    left.legend(fontsize=10)
+    right.bar(xs, [r["sent"] / MIB for r in results], color="tab:red")
+    right.set_xticks(xs, names, rotation=30)
+    right.set_ylabel(say(language, "디바이스가 보내는 바이트 (MiB)", "bytes each device sends (MiB)"))
+    save(fig, path)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--width", type=int, default=128,
+                        help="input and output width; hidden layers are 4x (default: %(default)s)")
+    parser.add_argument("--depth", type=int, default=2, help="number of layers (default: %(default)s)")
+    parser.add_argument("--batch", type=int, default=2048, help="examples per step (default: %(default)s)")
+    parser.add_argument("--mesh", default="4x2", help="DATAxMODEL shape of DPxTP's mesh; the other recipes "
+                        "put all its devices on one axis (default: %(default)s)")
+    parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
+    args = parser.parse_args(argv)
+    mesh_shape = tuple(int(v) for v in args.mesh.split("x"))
+    jax.config.update("jax_num_cpu_devices", 8)  # simulated CPU devices; a no-op if JAX started with 8
+    if math.prod(mesh_shape) > len(jax.devices("cpu")):
+        raise SystemExit(f"--mesh {args.mesh} needs {math.prod(mesh_shape)} CPU devices; "
+                         f"JAX has {len(jax.devices('cpu'))}")
+    widths = mlp_widths(args.width, args.depth)
+    params = init_mlp(jax.random.key(0), widths)
+    x = jax.random.normal(jax.random.key(1), (args.batch, widths[0]))
+    y = jax.random.normal(jax.random.key(2), (args.batch, widths[-1]))
+    one = jax.devices("cpu")[0]
+    reference = jax.jit(train_step)(*jax.device_put((params, x, y), one))  # one device
+    param_bytes = sum(a.nbytes for a in jax.tree.leaves(params))
+    bandwidth, what = link_bandwidth(lookup(GPU))
+    print(f"MLP widths {widths}, batch {args.batch}, float32: parameters {param_bytes / MIB:.2f} MiB, "
+          f"batch x {x.nbytes / MIB:.2f} MiB; mesh of {math.prod(mesh_shape)} simulated CPU devices")
+    print(f"estimates on paper for 8 x {GPU}: {what}, {bandwidth / 1e9:,.0f} GB/s; compute at the "
+          f"{matmul_peak(lookup(GPU), 'float32')[1]} peak")
+    results = [analyse(name, params, x, y, mesh_shape, reference) for name in RECIPES]
+    print(f"{'recipe':<7}{'collectives':<38}{'sent MiB':>9}{'arg MiB':>9}{'out MiB':>9}{'temp MiB':>9}"
+          f"{'comm us':>9}{'compute us':>11}{'max diff':>10}")
+    for r in results:
+        kinds = ", ".join(f"{v} {k}" for k, v in r["counts"].items()) or "none"
+        print(f"{r['name']:<7}{kinds:<38}{r['sent'] / MIB:9.3f}{r['argument'] / MIB:9.3f}{r['output'] / MIB:9.3f}"
+              f"{r['temp'] / MIB:9.3f}{r['comm_s'] * 1e6:9.2f}{r['compute_s'] * 1e6:11.2f}{r['max_diff']:10.1e}")
+    least = min(results, key=lambda r: r["sent"])
+    print(f"least bytes sent: {least['name']}")
+    write_plot(plot, args.plot, results)
+    return {"widths": widths, "batch": args.batch, "mesh": mesh_shape, "param_bytes": param_bytes,
+            "batch_bytes": x.nbytes, "reference": reference, "results": {r["name"]: r for r in results},
+            "least": least["name"], "bandwidth": (bandwidth, what)}
+
+
+if __name__ == "__main__":
+    recipes_result = main()
