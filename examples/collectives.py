@@ -69,8 +69,9 @@ def array_bytes(shape: str) -> int:
 def group_size(line: str) -> int:
     """How many devices take part in each group of a collective, read from its HLO line.
 
-    The compiler writes the groups as a list, as an iota ``[groups,size]<=[n]``, as named mesh axes,
-    or, for a collective-permute, as source-target pairs (each pair is a group of two).
+    The compiler writes the groups as a list, as an iota ``[groups,size]<=[n]``, as named mesh axes
+    (with the mesh's device order after them when it is not 0, 1, 2 ...), or, for a
+    collective-permute, as source-target pairs (each pair is a group of two).
 
     >>> group_size("all-reduce(%a), replica_groups={{0,1},{2,3}}, to_apply=%add")
     2
@@ -78,6 +79,8 @@ def group_size(line: str) -> int:
     4
     >>> group_size("all-gather(%a), replica_groups=mesh['axis_0'=4,'axis_1'=1,'axis_2'=2] {'axis_0'}, x")
     4
+    >>> group_size("all-reduce(%a), replica_groups=mesh['axis_0'=2,'axis_1'=4], device_ids=([4,2]T(1,0)) {'axis_0'}")
+    2
     >>> group_size("collective-permute(%a), source_target_pairs={{0,1},{1,0}}")
     2
     """
@@ -87,7 +90,8 @@ def group_size(line: str) -> int:
         return len(match[1].split(","))
     if match := re.search(r"replica_groups=\[[0-9]+,([0-9]+)\]<=", line):
         return int(match[1])
-    if match := re.search(r"replica_groups=mesh\[([^\]]*)\]\s*\{([^}]*)\}", line):
+    mesh_groups = r"replica_groups=mesh\[([^\]]*)\](?:,\s*device_ids=\(\[[0-9,]*\](?:T\([0-9,]*\))?\))?\s*\{([^}]*)\}"
+    if match := re.search(mesh_groups, line):
         sizes = dict(re.findall(r"'([^']+)'=([0-9]+)", match[1]))
         return math.prod(int(sizes[name]) for name in re.findall(r"'([^']+)'", match[2]))
     raise ValueError(f"collectives: cannot read the device groups of this HLO line: {line.strip()[:200]}")
