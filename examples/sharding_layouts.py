@@ -188,7 +188,7 @@ def run(mesh_shape: tuple[int, int], shape: tuple[int, int]) -> dict:
     return {"mesh": mesh, "layouts": layouts, "nbytes": host.nbytes}
 
 
-def main() -> None:
+def main() -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mesh", type=int, nargs=2, default=(4, 2), metavar=("X", "Y"),
                         help="devices along the mesh axes x and y (default: 4 2)")
@@ -202,8 +202,8 @@ def main() -> None:
         jax.config.update("jax_num_cpu_devices", max(needed, 1))
     except RuntimeError:
         pass
-    run(tuple(args.mesh), tuple(args.shape))
+    return run(tuple(args.mesh), tuple(args.shape))
 
 
 if __name__ == "__main__":
-    main()
+    result = main()  # run from a notebook with %run, the layouts stay in its namespace
