@@ -50,8 +50,14 @@ def ring_pairs(n: int) -> list[tuple[int, int]]:
 def schedule(n: int, device: int) -> list[tuple[str, int, int]]:
     """Which chunk ``device`` sends and which it receives at each step: (phase, sent, received).
 
-    >>> schedule(4, 0)
-    [('reduce-scatter', 0, 3), ('reduce-scatter', 3, 2), ('reduce-scatter', 2, 1), ('all-gather', 1, 0), ('all-gather', 0, 3), ('all-gather', 3, 2)]
+    >>> for step in schedule(4, 0):
+    ...     print(step)
+    ('reduce-scatter', 0, 3)
+    ('reduce-scatter', 3, 2)
+    ('reduce-scatter', 2, 1)
+    ('all-gather', 1, 0)
+    ('all-gather', 0, 3)
+    ('all-gather', 3, 2)
     """
     steps = [("reduce-scatter", (device - s) % n, (device - s - 1) % n) for s in range(n - 1)]
     return steps + [("all-gather", (device + 1 - s) % n, (device - s) % n) for s in range(n - 1)]
