@@ -27,7 +27,6 @@ import sys
 from pathlib import Path
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
@@ -98,7 +97,7 @@ def compare(mesh, size: int, seed: int = 0) -> dict:
     """
     n = mesh.shape[AXIS]
     rng = np.random.default_rng(seed)
-    x = jax.device_put(jnp.asarray(rng.standard_normal(n * size, dtype=np.float32)), NamedSharding(mesh, P(AXIS)))
+    x = jax.device_put(rng.standard_normal(n * size, dtype=np.float32), NamedSharding(mesh, P(AXIS)))
     ring = jax.jit(jax.shard_map(ring_all_reduce, mesh=mesh, in_specs=P(AXIS), out_specs=P(AXIS)))
     psum = jax.jit(jax.shard_map(lambda b: jax.lax.psum(b, AXIS), mesh=mesh, in_specs=P(AXIS), out_specs=P()))
     by_ring, by_psum = np.asarray(ring(x)).reshape(n, size), np.asarray(psum(x))
