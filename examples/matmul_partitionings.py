@@ -6,7 +6,9 @@ of type Auto. Each partitioning fixes how A and B come in and how C goes out
 and inserts the collectives it needs. They are read from the compiled program's HLO with
 ``collectives.py``, with the bytes each device sends in a ring. For each partitioning the program
 prints the collectives, the bytes sent per device, the bytes each device holds (its shards of A, B
-and C), the output's sharding, and checks the result against the same product on one device.
+and C), the temporary bytes the compiled program needs per device besides them (its
+``memory_analysis()``: a gathered matrix, partial sums), the output's sharding, and checks the result
+against the same product on one device.
 
 "Fully sharded" partitionings keep 1/n of every matrix on each device (no copy of a whole matrix
 anywhere); among them, the one that moves least is reported. The last column is an estimate on paper:
@@ -139,8 +141,9 @@ def measure(m: int, k: int, n: int, devices: int, seed: int = 0) -> list[dict]:
         sharding = {name: NamedSharding(mesh, P(*getattr(part, name))) for name in "abc"}
         product = jax.jit(jnp.matmul, in_shardings=(sharding["a"], sharding["b"]), out_shardings=sharding["c"])
         a, b = jax.device_put(a_host, sharding["a"]), jax.device_put(b_host, sharding["b"])
-        ops = collectives(product.lower(a, b).compile().as_text())
-        c = product(a, b)
+        compiled = product.lower(a, b).compile()
+        ops, memory = collectives(compiled.as_text()), compiled.memory_analysis()
+        c = compiled(a, b)
         error = float(np.max(np.abs(np.asarray(c) - one)) / np.max(np.abs(one)))
         rows.append({
             "key": part.key, "ko": part.ko, "en": part.en, "fully_sharded": part.fully_sharded,
@@ -148,20 +151,23 @@ def measure(m: int, k: int, n: int, devices: int, seed: int = 0) -> list[dict]:
             "ops": ops, "kinds": [op.kind for op in ops], "sent": sum(bytes_sent(op) for op in ops),
             "held": (shard_bytes((m, k), part.a, devices) + shard_bytes((k, n), part.b, devices)
                      + shard_bytes((m, n), part.c, devices)),
+            "compiled_held": memory.argument_size_in_bytes + memory.output_size_in_bytes,
+            "temp": memory.temp_size_in_bytes,
             "out_spec": c.sharding.spec, "c_shard_shape": c.addressable_shards[0].data.shape,
             "relative_error": error, "estimate_us": ring_seconds(ops, bandwidth) * 1e6})
     return rows
 
 
 def format_table(rows: list[dict]) -> str:
-    """One line per partitioning: its specs, collectives, KiB sent and held per device, the estimate."""
-    lines = [f"{'A':<14}{'B':<14}{'C':<14}{'collectives':<20}{'sent KiB':>10}{'held KiB':>10}"
+    """One line per partitioning: specs, collectives, KiB sent, held and temporary per device, the estimate."""
+    lines = [f"{'A':<14}{'B':<14}{'C':<14}{'collectives':<20}{'sent KiB':>10}{'held KiB':>10}{'temp KiB':>10}"
              f"{'H100 µs*':>10}{'rel. error':>12}"]
     for row in rows:
         s = row["specs"]
         mark = " (fully sharded)" if row["fully_sharded"] else ""
         lines.append(f"{s['a']:<14}{s['b']:<14}{s['c']:<14}{describe(row['ops']):<20}"
-                     f"{row['sent'] / 2**10:>10,.0f}{row['held'] / 2**10:>10,.0f}{row['estimate_us']:>10,.2f}"
+                     f"{row['sent'] / 2**10:>10,.0f}{row['held'] / 2**10:>10,.0f}{row['temp'] / 2**10:>10,.0f}"
+                     f"{row['estimate_us']:>10,.2f}"
                      f"{row['relative_error']:>12.1e}{mark}")
     return "\n".join(lines)
 
