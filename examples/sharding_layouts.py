@@ -26,7 +26,6 @@ import argparse
 import collections
 import dataclasses
 import math
-import re
 import sys
 from pathlib import Path
 
@@ -39,17 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside t
 from collectives import collectives  # noqa: E402
 
 AXES = ("x", "y")
-SPECS = (P("x", "y"), P("x"), P(None, "y"), P(("x", "y")), P())
-
-
-def readable_hlo(hlo_text: str) -> str:
-    """The HLO text without the device order of mesh-form replica groups, which ``collectives.py``
-    (as of this lesson) cannot read; the group sizes do not depend on that order.
-
-    >>> readable_hlo("replica_groups=mesh['axis_0'=2,'axis_1'=4], device_ids=([4,2]T(1,0)) {'axis_0'}, x")
-    "replica_groups=mesh['axis_0'=2,'axis_1'=4] {'axis_0'}, x"
-    """
-    return re.sub(r",\s*device_ids=\(\[[0-9,]*\](?:T\([0-9,]*\))?\)", "", hlo_text)
+# The five common specs, then P("y", "x"): the mesh axes swapped between the array axes.
+SPECS = (P("x", "y"), P("x"), P(None, "y"), P(("x", "y")), P(), P("y", "x"))
 
 
 def split_ways(entry, mesh_sizes: dict[str, int]) -> int:
@@ -72,6 +62,8 @@ def predicted_shard_shape(shape: tuple[int, ...], spec: P, mesh_sizes: dict[str,
     (256, 256)
     >>> predicted_shard_shape((1024, 512), P(None, "y"), {"x": 4, "y": 2})
     (1024, 256)
+    >>> predicted_shard_shape((1024, 512), P("y", "x"), {"x": 4, "y": 2})
+    (512, 128)
     >>> predicted_shard_shape((1024, 512), P(), {"x": 4, "y": 2})
     (1024, 512)
     """
@@ -126,7 +118,7 @@ def measure(host: np.ndarray, mesh, spec: P) -> Layout:
         summed = jax.jit(lambda a, axis=axis: a.sum(axis=axis))
         hlo = summed.lower(array).compile().as_text()
         np.testing.assert_allclose(summed(array), host.sum(axis=axis), rtol=1e-5)  # as on one device
-        reductions[axis] = [(op.kind, op.group_size) for op in collectives(readable_hlo(hlo))]
+        reductions[axis] = [(op.kind, op.group_size) for op in collectives(hlo)]
     return Layout(spec, str(jax.typeof(array)), shapes.pop(), sizes.pop(), next(iter(holders.values())),
                   reductions)
 
@@ -193,7 +185,7 @@ def main() -> dict:
     parser.add_argument("--mesh", type=int, nargs=2, default=(4, 2), metavar=("X", "Y"),
                         help="devices along the mesh axes x and y (default: 4 2)")
     parser.add_argument("--shape", type=int, nargs=2, default=(1024, 512), metavar=("M", "N"),
-                        help="the array's shape; each side divisible by both mesh sizes (default: 1024 512)")
+                        help="the array's shape; each side divisible by the mesh's device count (default: 1024 512)")
     args = parser.parse_args()
     needed = math.prod(args.mesh)
     if any(side % size for side in args.shape for size in (*args.mesh, needed)):
