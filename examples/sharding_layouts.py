@@ -142,14 +142,17 @@ def reduction_text(ops: list[tuple[str, int]]) -> str:
 
 
 def table(layouts: list[Layout], total_bytes: int) -> str:
-    """One line per layout: spec, shard shape, KiB per device, share of the array, copies, reductions."""
-    lines = [f"{'spec':<16}{'shard':>12}{'KiB/dev':>9}{'share':>7}{'copies':>7}  {'sum(axis=0)':<14}sum(axis=1)"]
+    """One line per layout: spec, shard shape, KiB per device, copies, reductions, share of the array.
+
+    The first four columns fit a phone's width; the rest scroll.
+    """
+    lines = [f"{'spec':<15}{'shard':>9}{'KiB/dev':>8}{'copies':>7}  {'sum(axis=0)':<14}{'sum(axis=1)':<14}share"]
     for layout in layouts:
         shard = "×".join(str(n) for n in layout.shard_shape)
         share = f"1/{total_bytes // layout.bytes_per_device}"
-        lines.append(f"{spec_text(layout.spec):<16}{shard:>12}{layout.bytes_per_device / 2**10:>9,.0f}{share:>7}"
+        lines.append(f"{spec_text(layout.spec):<15}{shard:>9}{layout.bytes_per_device / 2**10:>8,.0f}"
                      f"{layout.replication:>7}  {reduction_text(layout.reductions[0]):<14}"
-                     f"{reduction_text(layout.reductions[1])}")
+                     f"{reduction_text(layout.reductions[1]):<14}{share}")
     return "\n".join(lines)
 
 
@@ -174,8 +177,8 @@ def run(mesh_shape: tuple[int, int], shape: tuple[int, int]) -> dict:
             assert all(kind == "all-reduce" for kind, _ in ops), (spec, axis, ops)
             assert math.prod(size for _, size in ops) == ways and (ways == 1) == (not ops), (spec, axis, ops)
         layouts.append(layout)
-    print(f"mesh {dict(mesh.shape)} of {n_devices} CPU devices; array float32{list(shape)}, "
-          f"{host.nbytes / 2**10:,.0f} KiB")
+    print(f"mesh {dict(mesh.shape)}: {n_devices} CPU devices")
+    print(f"array float32{list(shape)}: {host.nbytes / 2**10:,.0f} KiB")
     print(table(layouts, host.nbytes))
     return {"mesh": mesh, "layouts": layouts, "nbytes": host.nbytes}
 
