@@ -146,11 +146,11 @@ def table(layouts: list[Layout], total_bytes: int) -> str:
 
     The first four columns fit a phone's width; the rest scroll.
     """
-    lines = [f"{'spec':<15}{'shard':>9}{'KiB/dev':>8}{'copies':>7}  {'sum(axis=0)':<14}{'sum(axis=1)':<14}share"]
+    lines = [f"{'spec':<14}{'shard':>8}{'KiB/dev':>8}{'copies':>7}  {'sum(axis=0)':<14}{'sum(axis=1)':<14}share"]
     for layout in layouts:
         shard = "×".join(str(n) for n in layout.shard_shape)
         share = f"1/{total_bytes // layout.bytes_per_device}"
-        lines.append(f"{spec_text(layout.spec):<15}{shard:>9}{layout.bytes_per_device / 2**10:>8,.0f}"
+        lines.append(f"{spec_text(layout.spec):<14}{shard:>8}{layout.bytes_per_device / 2**10:>8,.0f}"
                      f"{layout.replication:>7}  {reduction_text(layout.reductions[0]):<14}"
                      f"{reduction_text(layout.reductions[1]):<14}{share}")
     return "\n".join(lines)
