@@ -26,7 +26,6 @@ import argparse
 import collections
 import dataclasses
 import math
-import re
 import sys
 from pathlib import Path
 
@@ -39,17 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside t
 from collectives import collectives  # noqa: E402
 
 AXES = ("x", "y")
-SPECS = (P("x", "y"), P("x"), P(None, "y"), P(("x", "y")), P())
-
-
-def readable_hlo(hlo_text: str) -> str:
-    """The HLO text without the device order of mesh-form replica groups, which ``collectives.py``
-    (as of this lesson) cannot read; the group sizes do not depend on that order.
-
-    >>> readable_hlo("replica_groups=mesh['axis_0'=2,'axis_1'=4], device_ids=([4,2]T(1,0)) {'axis_0'}, x")
-    "replica_groups=mesh['axis_0'=2,'axis_1'=4] {'axis_0'}, x"
-    """
-    return re.sub(r",\s*device_ids=\(\[[0-9,]*\](?:T\([0-9,]*\))?\)", "", hlo_text)
+# The five common specs, then P("y", "x"): the mesh axes swapped between the array axes.
+SPECS = (P("x", "y"), P("x"), P(None, "y"), P(("x", "y")), P(), P("y", "x"))
 
 
 def split_ways(entry, mesh_sizes: dict[str, int]) -> int:
@@ -72,6 +62,8 @@ def predicted_shard_shape(shape: tuple[int, ...], spec: P, mesh_sizes: dict[str,
     (256, 256)
     >>> predicted_shard_shape((1024, 512), P(None, "y"), {"x": 4, "y": 2})
     (1024, 256)
+    >>> predicted_shard_shape((1024, 512), P("y", "x"), {"x": 4, "y": 2})
+    (512, 128)
     >>> predicted_shard_shape((1024, 512), P(), {"x": 4, "y": 2})
     (1024, 512)
     """
@@ -126,7 +118,7 @@ def measure(host: np.ndarray, mesh, spec: P) -> Layout:
         summed = jax.jit(lambda a, axis=axis: a.sum(axis=axis))
         hlo = summed.lower(array).compile().as_text()
         np.testing.assert_allclose(summed(array), host.sum(axis=axis), rtol=1e-5)  # as on one device
-        reductions[axis] = [(op.kind, op.group_size) for op in collectives(readable_hlo(hlo))]
+        reductions[axis] = [(op.kind, op.group_size) for op in collectives(hlo)]
     return Layout(spec, str(jax.typeof(array)), shapes.pop(), sizes.pop(), next(iter(holders.values())),
                   reductions)
 
@@ -150,14 +142,17 @@ def reduction_text(ops: list[tuple[str, int]]) -> str:
 
 
 def table(layouts: list[Layout], total_bytes: int) -> str:
-    """One line per layout: spec, shard shape, KiB per device, share of the array, copies, reductions."""
-    lines = [f"{'spec':<16}{'shard':>12}{'KiB/dev':>9}{'share':>7}{'copies':>7}  {'sum(axis=0)':<14}sum(axis=1)"]
+    """One line per layout: spec, shard shape, KiB per device, copies, reductions, share of the array.
+
+    The first four columns fit a phone's width; the rest scroll.
+    """
+    lines = [f"{'spec':<14}{'shard':>8}{'KiB/dev':>8}{'copies':>7}  {'sum(axis=0)':<14}{'sum(axis=1)':<14}share"]
     for layout in layouts:
         shard = "×".join(str(n) for n in layout.shard_shape)
         share = f"1/{total_bytes // layout.bytes_per_device}"
-        lines.append(f"{spec_text(layout.spec):<16}{shard:>12}{layout.bytes_per_device / 2**10:>9,.0f}{share:>7}"
+        lines.append(f"{spec_text(layout.spec):<14}{shard:>8}{layout.bytes_per_device / 2**10:>8,.0f}"
                      f"{layout.replication:>7}  {reduction_text(layout.reductions[0]):<14}"
-                     f"{reduction_text(layout.reductions[1])}")
+                     f"{reduction_text(layout.reductions[1]):<14}{share}")
     return "\n".join(lines)
 
 
@@ -182,8 +177,8 @@ def run(mesh_shape: tuple[int, int], shape: tuple[int, int]) -> dict:
             assert all(kind == "all-reduce" for kind, _ in ops), (spec, axis, ops)
             assert math.prod(size for _, size in ops) == ways and (ways == 1) == (not ops), (spec, axis, ops)
         layouts.append(layout)
-    print(f"mesh {dict(mesh.shape)} of {n_devices} CPU devices; array float32{list(shape)}, "
-          f"{host.nbytes / 2**10:,.0f} KiB")
+    print(f"mesh {dict(mesh.shape)}: {n_devices} CPU devices")
+    print(f"array float32{list(shape)}: {host.nbytes / 2**10:,.0f} KiB")
     print(table(layouts, host.nbytes))
     return {"mesh": mesh, "layouts": layouts, "nbytes": host.nbytes}
 
@@ -193,7 +188,7 @@ def main() -> dict:
     parser.add_argument("--mesh", type=int, nargs=2, default=(4, 2), metavar=("X", "Y"),
                         help="devices along the mesh axes x and y (default: 4 2)")
     parser.add_argument("--shape", type=int, nargs=2, default=(1024, 512), metavar=("M", "N"),
-                        help="the array's shape; each side divisible by both mesh sizes (default: 1024 512)")
+                        help="the array's shape; each side divisible by the mesh's device count (default: 1024 512)")
     args = parser.parse_args()
     needed = math.prod(args.mesh)
     if any(side % size for side in args.shape for size in (*args.mesh, needed)):
