@@ -11,11 +11,6 @@ simulated CPU devices (``AxisType.Auto``: the compiler partitions the step and i
   2nd, 4th, ... by rows, the batch replicated;
 - DPxTP: both on a 2-D mesh, the batch on "data", the weights as in TP on "model".
 
-On these CPU devices XLA sums FSDP's gradients with an all-reduce followed by a slice: the CPU
-compiler has no pass that turns that pair into a reduce-scatter (XLA's GPU compiler has one), so
-FSDP here sends DP's bytes plus the all-gathers of the weights. The lesson writes FSDP by hand with
-``jax.shard_map`` to compare; it reads its own compiled steps with ``summarize`` and ``print_table``.
-
 For each recipe it prints what the compiled program holds: its collectives by kind and the bytes
 each device sends (``collectives.py``, ring formulas), the memory per device from
 ``compiled.memory_analysis()`` (arguments, outputs, temporaries), and the largest difference of the
@@ -25,6 +20,11 @@ direction (``device_peaks.link_bandwidth``: a ring, bytes only, no latency, no o
 and the compute time, the step's FLOPs per device (``cost_analysis()``) over the dense TF32 peak
 (float32 matrix products at JAX's default precision on that GPU). Both come from datasheets, not
 from a measurement: the simulated devices have no interconnect.
+
+On these CPU devices XLA sums FSDP's gradients with an all-reduce followed by a slice: the CPU
+compiler has no pass that turns that pair into a reduce-scatter (XLA's GPU compiler has one), so
+FSDP here sends DP's bytes plus the all-gathers of the weights. The lesson writes FSDP by hand with
+``jax.shard_map`` to compare; it reads its own compiled steps with ``summarize`` and ``print_table``.
 
     python examples/parallel_recipes.py --width 128 --depth 2 --batch 2048 --mesh 4x2 --plot recipes.png
 
