@@ -7,8 +7,8 @@ simulated CPU devices (``AxisType.Auto``: the compiler partitions the step and i
 
 - DP: the batch split on the mesh axis "data", every parameter replicated;
 - FSDP: the batch split on "data" and every parameter split on "data" along its first axis;
-- TP: Megatron style on the axis "model": odd layers' weights split by columns, even layers' by rows,
-  the batch replicated;
+- TP: Megatron style on the axis "model": the 1st, 3rd, ... layers' weights split by columns, the
+  2nd, 4th, ... by rows, the batch replicated;
 - DPxTP: both on a 2-D mesh, the batch on "data", the weights as in TP on "model".
 
 For each recipe it prints what the compiled program holds: its collectives by kind and the bytes
@@ -20,6 +20,11 @@ direction (``device_peaks.link_bandwidth``: a ring, bytes only, no latency, no o
 and the compute time, the step's FLOPs per device (``cost_analysis()``) over the dense TF32 peak
 (float32 matrix products at JAX's default precision on that GPU). Both come from datasheets, not
 from a measurement: the simulated devices have no interconnect.
+
+On these CPU devices XLA sums FSDP's gradients with an all-reduce followed by a slice: the CPU
+compiler has no pass that turns that pair into a reduce-scatter (XLA's GPU compiler has one), so
+FSDP here sends DP's bytes plus the all-gathers of the weights. The lesson writes FSDP by hand with
+``jax.shard_map`` to compare; it reads its own compiled steps with ``summarize`` and ``print_table``.
 
     python examples/parallel_recipes.py --width 128 --depth 2 --batch 2048 --mesh 4x2 --plot recipes.png
 
@@ -44,7 +49,7 @@ from collectives import bytes_sent, collectives, count, ring_seconds, table  # n
 from device_peaks import link_bandwidth, lookup, matmul_peak  # noqa: E402
 from plotting import PLOT_HELP, new_figure, save, say, write_plot  # noqa: E402
 
-RECIPES = ("DP", "FSDP", "TP", "DPxTP")
+RECIPE_NAMES = ("DP", "FSDP", "TP", "DPxTP")
 GPU = "NVIDIA H100 80GB HBM3"  # the SXM board; 8 of them on one HGX board, linked by NVLink
 MIB = 2**20
 
@@ -58,11 +63,16 @@ def mlp_widths(width: int, depth: int) -> list[int]:
     return [width] + [4 * width] * (depth - 1) + [width]
 
 
-def init_mlp(key, widths: list[int]) -> list[dict]:
-    """Parameters: one ``{"w": (in, out), "b": (out,)}`` dict per layer, in float32."""
-    keys = jax.random.split(key, len(widths) - 1)
-    return [{"w": jax.random.normal(k, (a, b)) / np.sqrt(a), "b": jnp.zeros(b)}
-            for k, a, b in zip(keys, widths[:-1], widths[1:], strict=True)]
+def init_mlp(rng: np.random.Generator, widths: list[int]) -> list[dict]:
+    """Parameters: one ``{"w": (in, out), "b": (out,)}`` dict per layer, float32 NumPy arrays on the host.
+
+    On the host, ``jax.device_put(params, shardings)`` sends each device only its own shard.
+
+    >>> [{k: v.shape for k, v in layer.items()} for layer in init_mlp(np.random.default_rng(0), [4, 16, 4])]
+    [{'w': (4, 16), 'b': (16,)}, {'w': (16, 4), 'b': (4,)}]
+    """
+    return [{"w": rng.standard_normal((a, b), dtype=np.float32) / math.sqrt(a), "b": np.zeros(b, np.float32)}
+            for a, b in zip(widths[:-1], widths[1:], strict=True)]
 
 
 def loss_fn(params, x, y):
@@ -103,35 +113,72 @@ def recipe_specs(name: str, layers: int, mesh: tuple[int, int]) -> tuple[tuple, 
         return (n,), ("model",), tp, P()
     if name == "DPxTP":
         return tuple(mesh), ("data", "model"), tp, P("data")
-    raise ValueError(f"unknown recipe {name!r}: one of {RECIPES}")
+    raise ValueError(f"unknown recipe {name!r}: one of {RECIPE_NAMES}")
 
 
-def analyse(name: str, params, x, y, mesh_shape: tuple[int, int], reference) -> dict:
-    """Compile one recipe's step, read its collectives and memory, run it, compare it with ``reference``."""
-    shape, names, specs, batch_spec = recipe_specs(name, len(params), mesh_shape)
+def sharded_step(name: str, layers: int, mesh_shape: tuple[int, int]):
+    """``(step, parameter shardings, batch sharding)``: ``train_step`` jitted with a recipe's shardings.
+
+    The mesh is made of simulated CPU devices with ``AxisType.Auto`` axes: the compiler partitions
+    the step and inserts the collectives. The updated parameters keep the recipe's shardings.
+    """
+    shape, names, specs, batch_spec = recipe_specs(name, layers, mesh_shape)
     mesh = jax.make_mesh(shape, names, (AxisType.Auto,) * len(shape), devices=jax.devices("cpu")[:math.prod(shape)])
     p_shard = [{k: NamedSharding(mesh, s) for k, s in layer.items()} for layer in specs]
     b_shard = NamedSharding(mesh, batch_spec)
     step = jax.jit(train_step, in_shardings=(p_shard, b_shard, b_shard),
                    out_shardings=(p_shard, NamedSharding(mesh, P())))
-    compiled = step.lower(params, x, y).compile()
+    return step, p_shard, b_shard
+
+
+def summarize(name: str, compiled, outputs, reference) -> dict:
+    """What one compiled step holds and what it computed, against the one-device ``reference``.
+
+    ``compiled`` is ``jax.jit(...).lower(...).compile()``; ``outputs`` are ``(new params, loss)``
+    from running it. Collectives and bytes sent from its HLO, memory per device from
+    ``memory_analysis()``, FLOPs per device from ``cost_analysis()``, and the two estimates on paper
+    for 8 H100s (module docstring).
+    """
     hlo = compiled.as_text()
     ops = collectives(hlo)
     memory = compiled.memory_analysis()
-    new_params, loss = step(jax.device_put(params, p_shard), jax.device_put(x, b_shard), jax.device_put(y, b_shard))
+    new_params, loss = outputs
     diffs = [float(np.max(np.abs(np.asarray(a) - np.asarray(b))))
-             for a, b in zip(jax.tree.leaves((new_params, loss)), jax.tree.leaves(reference), strict=True)]
+             for a, b in zip(jax.tree.leaves(outputs), jax.tree.leaves(reference), strict=True)]
     peaks = lookup(GPU)
     flops = compiled.cost_analysis()["flops"]  # of the program each device runs
-    return {"name": name, "mesh": dict(zip(names, shape, strict=True)), "specs": specs, "batch_spec": batch_spec,
-            "compiled": compiled, "hlo": hlo, "ops": ops, "counts": count(hlo),
+    mesh = jax.tree.leaves(new_params)[0].sharding.mesh
+    return {"name": name, "mesh": dict(mesh.shape), "hlo": hlo, "ops": ops, "counts": count(hlo),
             "sent": sum(bytes_sent(op) for op in ops),
             "argument": memory.argument_size_in_bytes, "output": memory.output_size_in_bytes,
             "temp": memory.temp_size_in_bytes, "flops": flops,
             "comm_s": ring_seconds(ops, link_bandwidth(peaks)[0]),
             "compute_s": flops / matmul_peak(peaks, "float32")[0],
-            "max_diff": max(diffs), "params": new_params, "loss": float(loss),
+            "max_diff": max(diffs), "loss": float(loss),
             "out_specs": [{k: v.sharding.spec for k, v in layer.items()} for layer in new_params]}
+
+
+def analyse(name: str, params, x, y, mesh_shape: tuple[int, int], reference) -> dict:
+    """Compile one recipe's step once, run the compiled step, and ``summarize`` it."""
+    step, p_shard, b_shard = sharded_step(name, len(params), mesh_shape)
+    compiled = step.lower(params, x, y).compile()
+    # Call the compiled program itself: calling ``step`` would compile the step a second time.
+    outputs = compiled(jax.device_put(params, p_shard), jax.device_put(x, b_shard), jax.device_put(y, b_shard))
+    return summarize(name, compiled, outputs, reference)
+
+
+def print_table(results: list[dict]) -> None:
+    """One line per recipe: collectives, bytes sent, memory per device, the estimates, the largest difference."""
+    results = list(results)
+    kinds = [", ".join(f"{v} {k}" for k, v in r["counts"].items()) or "none" for r in results]
+    w_name = max(len("recipe"), *(len(r["name"]) for r in results)) + 1
+    w_kinds = max(len("collectives"), *(len(k) for k in kinds)) + 1
+    print(f"{'recipe':<{w_name}}{'collectives':<{w_kinds}}{'sent MiB':>9}{'arg MiB':>9}{'out MiB':>9}"
+          f"{'temp MiB':>9}{'comm us':>9}{'compute us':>11}{'max diff':>10}")
+    for r, k in zip(results, kinds, strict=True):
+        print(f"{r['name']:<{w_name}}{k:<{w_kinds}}{r['sent'] / MIB:9.3f}{r['argument'] / MIB:9.3f}"
+              f"{r['output'] / MIB:9.3f}{r['temp'] / MIB:9.3f}{r['comm_s'] * 1e6:9.2f}{r['compute_s'] * 1e6:11.2f}"
+              f"{r['max_diff']:10.1e}")
 
 
 def plot(results: list[dict], path: str, language: str) -> None:
@@ -173,24 +220,20 @@ def main(argv: list[str] | None = None) -> dict:
         raise SystemExit(f"--mesh {args.mesh} needs {math.prod(mesh_shape)} CPU devices; "
                          f"JAX has {len(jax.devices('cpu'))}")
     widths = mlp_widths(args.width, args.depth)
-    params = init_mlp(jax.random.key(0), widths)
-    x = jax.random.normal(jax.random.key(1), (args.batch, widths[0]))
-    y = jax.random.normal(jax.random.key(2), (args.batch, widths[-1]))
+    rng = np.random.default_rng(0)
+    params = init_mlp(rng, widths)
+    x = rng.standard_normal((args.batch, widths[0]), dtype=np.float32)
+    y = rng.standard_normal((args.batch, widths[-1]), dtype=np.float32)
     one = jax.devices("cpu")[0]
     reference = jax.jit(train_step)(*jax.device_put((params, x, y), one))  # one device
     param_bytes = sum(a.nbytes for a in jax.tree.leaves(params))
     bandwidth, what = link_bandwidth(lookup(GPU))
     print(f"MLP widths {widths}, batch {args.batch}, float32: parameters {param_bytes / MIB:.2f} MiB, "
           f"batch x {x.nbytes / MIB:.2f} MiB; mesh of {math.prod(mesh_shape)} simulated CPU devices")
-    print(f"estimates on paper for 8 x {GPU}: {what}, {bandwidth / 1e9:,.0f} GB/s; compute at the "
-          f"{matmul_peak(lookup(GPU), 'float32')[1]} peak")
-    results = [analyse(name, params, x, y, mesh_shape, reference) for name in RECIPES]
-    print(f"{'recipe':<7}{'collectives':<38}{'sent MiB':>9}{'arg MiB':>9}{'out MiB':>9}{'temp MiB':>9}"
-          f"{'comm us':>9}{'compute us':>11}{'max diff':>10}")
-    for r in results:
-        kinds = ", ".join(f"{v} {k}" for k, v in r["counts"].items()) or "none"
-        print(f"{r['name']:<7}{kinds:<38}{r['sent'] / MIB:9.3f}{r['argument'] / MIB:9.3f}{r['output'] / MIB:9.3f}"
-              f"{r['temp'] / MIB:9.3f}{r['comm_s'] * 1e6:9.2f}{r['compute_s'] * 1e6:11.2f}{r['max_diff']:10.1e}")
+    print(f"estimates on paper for 8 x {GPU}: {what}, {bandwidth / 1e9:,.0f} GB/s; compute at the peak "
+          f"for float32 matrix products ({matmul_peak(lookup(GPU), 'float32')[1]})")
+    results = [analyse(name, params, x, y, mesh_shape, reference) for name in RECIPE_NAMES]
+    print_table(results)
     least = min(results, key=lambda r: r["sent"])
     print(f"least bytes sent: {least['name']}")
     write_plot(plot, args.plot, results)
