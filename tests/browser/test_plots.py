@@ -18,7 +18,7 @@ PLOTS = {"jit/control-flow": 1, "jit/looking-inside": 1, "jit/static-arguments":
          "origins/transformations": 1, "programs/pytrees": 1, "programs/random-numbers": 1, "programs/state": 1,
          "programs/vmap-in-depth": 1, "training/jvp-vjp": 1, "training/custom-derivatives": 1, "training/remat": 1,
          "training/optax": 2, "training/flax-nnx": 1, "accelerator/roofline": 1, "accelerator/precision": 1,
-         "accelerator/profiling": 1}
+         "accelerator/profiling": 1, "parallel/sharding": 1, "parallel/recipes": 1, "parallel/capstone": 1}
 """The lessons that draw plots, and how many each shows (the solution's, and any in the body)."""
 
 PHONE = {"width": 390, "height": 844}
