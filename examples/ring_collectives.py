@@ -93,7 +93,8 @@ def compare(mesh, size: int, seed: int = 0) -> dict:
     """Ring all-reduce and ``psum`` of float32 blocks of ``size`` values: results, HLO counts, bytes.
 
     Returns the largest difference between the two results, the collectives of each compiled
-    program, and the bytes each device sends in each (read from the HLO, ring formulas).
+    program, the sizes of the ring's ``collective-permute`` steps, and the bytes each device sends
+    in each program (read from the HLO, ring formulas).
     """
     n = mesh.shape[AXIS]
     rng = np.random.default_rng(seed)
@@ -102,13 +103,14 @@ def compare(mesh, size: int, seed: int = 0) -> dict:
     psum = jax.jit(jax.shard_map(lambda b: jax.lax.psum(b, AXIS), mesh=mesh, in_specs=P(AXIS), out_specs=P()))
     by_ring, by_psum = np.asarray(ring(x)).reshape(n, size), np.asarray(psum(x))
     one_device = np.asarray(x).reshape(n, size).sum(axis=0)
-    ring_ops = collectives(ring.lower(x).compile().as_text())
-    psum_ops = collectives(psum.lower(x).compile().as_text())
+    ring_hlo, psum_hlo = ring.lower(x).compile().as_text(), psum.lower(x).compile().as_text()
+    ring_ops, psum_ops = collectives(ring_hlo), collectives(psum_hlo)
     return {"size": size, "devices": n,
             "max_diff": float(np.abs(by_ring - by_psum[None]).max()),
             "max_diff_one": float(np.abs(by_ring - one_device[None]).max()),
-            "ring_counts": count(ring.lower(x).compile().as_text()),
-            "psum_counts": count(psum.lower(x).compile().as_text()),
+            "ring_counts": count(ring_hlo),
+            "psum_counts": count(psum_hlo),
+            "ring_step_bytes": sorted({op.result_bytes for op in ring_ops}),  # one chunk per step: [4 * size / n]
             "ring_bytes": sum(bytes_sent(op) for op in ring_ops),
             "psum_bytes": sum(bytes_sent(op) for op in psum_ops)}
 
