@@ -97,7 +97,11 @@ def lesson_files(docs: Path = DOCS) -> list[Path]:
     >>> files == sorted(files) and all(f.parent.parent == DOCS for f in files)
     True
     """
-    return sorted(path for path in docs.glob("*/*.md") if not path.parent.name.startswith("_"))
+    files = sorted(path for path in docs.glob("*/*.md") if not path.parent.name.startswith("_"))
+    if not files:
+        raise FileNotFoundError(f"no lessons under {docs}: this program reads the site's own lessons, so run it "
+                                "in a clone of the repository (examples/ beside docs/)")
+    return files
 
 
 def lesson_text(docs: Path = DOCS) -> dict[str, str]:

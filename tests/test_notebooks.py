@@ -214,10 +214,14 @@ def fresh_kernel_environment(folder: Path):
 
 def notebook_client(path: Path, workdir: Path):
     """A client that runs the notebook at ``path`` in a new kernel whose working folder is ``workdir``
-    (made empty here). Its ``nb`` is the notebook, executed in place."""
+    (made empty here; a notebook that reads the site's own lessons gets the repository's ``docs/``
+    there, as in the clone its page asks for). Its ``nb`` is the notebook, executed in place."""
     from nbclient import NotebookClient
 
     workdir.mkdir()
+    notebook = path.read_text(encoding="utf8")
+    if "examples/lesson_corpus.py" in notebook:  # it reads the lessons: run, as the page asks, in a clone
+        (workdir / "docs").symlink_to(ROOT / "docs", target_is_directory=True)
     return NotebookClient(nbformat.read(path, as_version=4), timeout=900, kernel_name="python3",
                           resources={"metadata": {"path": str(workdir)}})
 
