@@ -186,8 +186,8 @@ def draw(rows: list[dict], shape: tuple[int, int, int], path: str, language: str
     ax.set_xlim(0, max(kib + [1]) * 1.6)
     ax.set_xlabel(say(language, "디바이스마다 보내는 바이트 (KiB)", "bytes sent per device (KiB)"))
     m, k, n = shape
-    ax.set_title(say(language, f"C = A @ B, M={m} K={k} N={n} (파랑: 완전 샤딩)",
-                     f"C = A @ B, M={m} K={k} N={n} (blue: fully sharded)"), fontsize=11)
+    ax.set_title(say(language, f"C = A @ B, M={m} K={k} N={n}\n(파랑: 완전 샤딩)",
+                     f"C = A @ B, M={m} K={k} N={n}\n(blue: fully sharded)"), fontsize=11)
     save(fig, path)
 
 
