@@ -1,5 +1,9 @@
 """Sessions: ``nox -s docs``, ``docs-live``, ``tests``, ``lint``, ``browser``, ``lighthouse``, ``publish``,
-``lock``, ``wheelhouse``. See README.md.
+``lock``, ``gpu-prepare``, ``gpu-import``, ``gpu-dryrun``. See README.md.
+
+Every session runs on Python 3.12, with jax 0.11.2: what the GPU machines carry, so that a page that
+passes here meets the same JAX there. Where no Python 3.12 is found, each session stops and says how
+to get one.
 
 Every session installs its dependency group from the lock: ``requirements/<group>.txt``, exported
 with hashes from ``uv.lock`` by ``nox -s lock`` and installed with pip's hash checking. A session
@@ -9,6 +13,7 @@ stops, naming ``nox -s lock``, when pyproject.toml's groups changed since the lo
 from __future__ import annotations
 
 import argparse
+import glob
 import hashlib
 import json
 import os
@@ -16,12 +21,55 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import nox
 
 nox.options.sessions = ["docs", "tests", "lint"]
 nox.options.default_venv_backend = "venv"
+
+
+def find_python(version: str = "3.12") -> str | None:
+    """A Python ``version`` interpreter that runs: ``python3.12`` on the PATH, else pyenv's, else None.
+
+    A pyenv shim is on the PATH even where its version is not selected, and fails when run: each
+    candidate is asked for its version.
+    """
+    pyenv_root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
+    candidates = [shutil.which(f"python{version}"),
+                  *sorted(glob.glob(f"{pyenv_root}/versions/{version}.*/bin/python{version}"), reverse=True),
+                  f"/usr/bin/python{version}", f"/usr/local/bin/python{version}"]
+    for candidate in filter(None, candidates):
+        try:
+            found = subprocess.run([candidate, "-c", "import sys, venv; print('%d.%d' % sys.version_info[:2])"],
+                                   capture_output=True, text=True, timeout=30).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if found == version:
+            return candidate
+    return None
+
+
+PYTHON = find_python()
+NO_PYTHON = ("Python 3.12 was not found, and the site runs jax 0.11.2 on Python 3.12 everywhere (what the GPU "
+             "machines carry). Install it, then run nox again: on Debian or Ubuntu "
+             "'apt-get install python3.12 python3.12-venv'; with pyenv 'pyenv install 3.12'; with uv "
+             "'uv python install 3.12' (then put its python3.12 on the PATH).")
+
+
+def session(*args, **kwargs):
+    """``nox.session`` on Python 3.12; where none was found, the session stops saying how to get it."""
+    def decorate(function):
+        if PYTHON:
+            return nox.session(*args, python=PYTHON, **kwargs)(function)
+
+        def refuse(session: nox.Session) -> None:
+            session.error(NO_PYTHON)
+
+        refuse.__name__, refuse.__doc__ = function.__name__, function.__doc__
+        return nox.session(*args, python=False, **kwargs)(refuse)
+    return decorate
 
 ROOT = Path(__file__).parent
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
@@ -58,14 +106,14 @@ def install(session: nox.Session, group: str) -> None:
     session.install("--require-hashes", "-r", str(locked_requirements(session, group)))
 
 
-@nox.session
+@session()
 def docs(session: nox.Session) -> None:
     """Build the site in both languages into docs/_build/html (extra args go to sphinx-build)."""
     install(session, "docs")
     session.run("python", "-m", "learnjax_site.build", *session.posargs, env=SITE_ENV)
 
 
-@nox.session
+@session()
 def publish(session: nox.Session) -> None:
     """What the publishing workflow runs: both languages, the record, the notebooks for Colab.
 
@@ -79,7 +127,7 @@ def publish(session: nox.Session) -> None:
     session.run("python", "-m", "learnjax_site.publish", env=SITE_ENV)
 
 
-@nox.session(name="docs-live")
+@session(name="docs-live")
 def docs_live(session: nox.Session) -> None:
     """Rebuild one language on save and serve it: nox -s docs-live -- [ko|en] (default ko)."""
     install(session, "live")
@@ -93,7 +141,7 @@ def docs_live(session: nox.Session) -> None:
     )
 
 
-@nox.session
+@session()
 def tests(session: nox.Session) -> None:
     """Doctests of examples/ and the extensions, unit tests, failure fixtures, fixture-site build."""
     install(session, "test")
@@ -129,7 +177,7 @@ def install_system_packages(session: nox.Session, missing: list[str], needed_by:
     session.run("apt-get", "install", "-y", "--no-install-recommends", *missing, external=True, env=apt)
 
 
-@nox.session
+@session()
 def browser(session: nox.Session) -> None:
     """The built site in headless Chromium (tests/browser), after nox -s docs; screenshots in docs/_build/screenshots.
 
@@ -151,7 +199,7 @@ def browser(session: nox.Session) -> None:
 LIGHTHOUSE = ROOT / "tools" / "lighthouse"
 
 
-@nox.session
+@session()
 def lighthouse(session: nox.Session) -> None:
     """Lighthouse on the built site served as GitHub Pages serves it (after nox -s docs): learnjax_tools.lighthouse.
 
@@ -175,42 +223,41 @@ def lighthouse(session: nox.Session) -> None:
                 "--lighthouse", str(LIGHTHOUSE / "node_modules" / "lighthouse" / "cli" / "index.js"), *args,
                 env=SITE_ENV)
 
-# What the GPU machines' image already has among what the docs group needs (README: "Building on a
-# GPU machine without network"; the image's list: the device tool's KINDS.md). The wheelhouse leaves
-# these out, so a GPU build keeps the image's own JAX (built for its CUDA), NumPy and matplotlib, and
-# the wheels fit the 64 MiB a device run carries; pip on the GPU machine checks that they fit.
-GPU_IMAGE_HAS = ("jax", "jaxlib", "numpy", "scipy", "ml-dtypes", "opt-einsum", "matplotlib", "contourpy",
-                 "cycler", "fonttools", "kiwisolver", "pillow", "pyparsing", "python-dateutil",
-                 # leaves many packages need, with wide ranges: any recent version fits
-                 "attrs", "certifi", "charset-normalizer", "click", "colorama", "idna", "jinja2", "markupsafe",
-                 "packaging", "psutil", "pygments", "pyyaml", "requests", "tabulate", "typing-extensions",
-                 "urllib3", "zipp",
-                 # what part 4's flax and scikit-learn bring, large wheels the image has (KINDS.md): the
-                 # wheelhouse must fit the device tool's 64 MiB carry; flax and optax themselves come from
-                 # the lock, so that the GPU build runs the versions the lock pins
-                 "scikit-learn", "joblib", "threadpoolctl", "tensorstore", "orbax-checkpoint", "absl-py", "etils",
-                 "protobuf", "humanize", "msgpack", "rich", "treescope", "simplejson", "fsspec", "uvloop",
-                 "aiofiles", "cloudpickle")
+# What a GPU run carries (requirements/gpu-carry.txt, exported by nox -s lock): the lessons group, which
+# holds what the kernels and the runner need, less the packages the GPU machines' image has (the
+# gpu-image group: its JAX is built for CUDA) and less what only Sphinx, the execution cache or an editor
+# use. flax and optax come from the lock, so the GPU runs the versions CI runs.
+NOT_ON_THE_GPU = ("sphinx", "sphinxcontrib-applehelp", "sphinxcontrib-devhelp", "sphinxcontrib-htmlhelp",
+                  "sphinxcontrib-jsmath", "sphinxcontrib-qthelp", "sphinxcontrib-serializinghtml", "alabaster",
+                  "babel", "imagesize", "snowballstemmer", "roman-numerals", "docutils", "myst-parser",
+                  "mdit-py-plugins", "jupyter-cache", "sqlalchemy", "greenlet", "jedi", "parso", "debugpy",
+                  "appnope", "tzdata", "importlib-metadata")
+GPU_CARRY = REQUIREMENTS / "gpu-carry.txt"
+# A Linux x86_64 CPython 3.12, for the markers of an export that pip downloads for another machine
+LINUX_312 = {"python_version": "3.12", "python_full_version": "3.12.3", "sys_platform": "linux",
+             "platform_system": "Linux", "platform_machine": "x86_64", "os_name": "posix",
+             "implementation_name": "cpython", "platform_python_implementation": "CPython"}
 MANYLINUX_X86_64 = [f"manylinux_2_{n}_x86_64" for n in range(39, 16, -1)] + ["manylinux2014_x86_64"]
 
 
-def distribution_name(requirement_or_wheel: str) -> str:
-    """The normalised project name of a requirement ("ml_dtypes>=0.5") or a wheel's file name."""
-    return re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._]+", requirement_or_wheel).group()).lower()
+def distribution_name(requirement: str) -> str:
+    """The normalised project name of a requirement ("ml_dtypes>=0.5" is "ml-dtypes")."""
+    return re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9._-]+", requirement).group()).lower()
 
 
-def for_target(requirements: str, python_version: str) -> str:
-    """Only the entries of an exported requirements file whose markers hold on a Linux x86_64 CPython.
+def gpu_image_packages() -> list[str]:
+    """The names in pyproject.toml's gpu-image group (the GPU machines' image, as far as the kernels use it)."""
+    return sorted(distribution_name(requirement) for requirement in PYPROJECT["dependency-groups"]["gpu-image"])
+
+
+def for_target(requirements: str, environment: dict = LINUX_312) -> str:
+    """Only the entries of an exported requirements file whose markers hold in ``environment``.
 
     pip download evaluates markers for the Python that runs it, not the one it downloads for; each
     entry is a requirement line (with `` ; marker``) and the indented ``--hash`` lines under it.
     """
     from packaging.markers import Marker
 
-    full_version = python_version if python_version.count(".") == 2 else f"{python_version}.0"
-    environment = {"python_version": ".".join(full_version.split(".")[:2]), "python_full_version": full_version,
-                   "sys_platform": "linux", "platform_system": "Linux", "platform_machine": "x86_64",
-                   "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython"}
     kept, keep = [], True
     for line in requirements.splitlines(keepends=True):
         if line[:1].isalnum():  # a requirement; its --hash lines follow, indented
@@ -231,13 +278,31 @@ def uv_export(session: nox.Session, group: str, out: Path, *options: str) -> Non
     out.write_text(header + exported, encoding="utf8")
 
 
-@nox.session
+def export_gpu_carry(session: nox.Session, out: Path) -> None:
+    """requirements/gpu-carry.txt: the lessons group less the image's packages and NOT_ON_THE_GPU, for Linux."""
+    uv_export(session, "lessons", out,
+              *(f"--no-emit-package={name}" for name in (*gpu_image_packages(), *NOT_ON_THE_GPU)))
+    text = for_target(out.read_text(encoding="utf8"))
+    out.write_text(text.replace("# The lessons group of uv.lock", "# What a GPU run carries (the lessons group "
+                                "less the GPU image's packages and what only Sphinx uses) of uv.lock", 1),
+                   encoding="utf8")
+
+
+def lock_exports(session: nox.Session, folder: Path) -> None:
+    for group in LOCKED_GROUPS:
+        uv_export(session, group, folder / f"{group}.txt")
+    export_gpu_carry(session, folder / GPU_CARRY.name)
+
+
+@session()
 def lock(session: nox.Session) -> None:
     """Make the lock from pyproject.toml's groups: uv.lock, and requirements/<group>.txt with hashes.
 
     nox -s lock                 re-resolve what pyproject.toml changed, keep every other pin
     nox -s lock -- --upgrade    re-resolve everything to the newest versions the ranges allow
     nox -s lock -- --check      change nothing; fail, naming this session, if the lock is stale (CI)
+
+    Also writes requirements/gpu-carry.txt, the packages a GPU run carries as wheels (nox -s gpu-prepare).
     """
     parser = argparse.ArgumentParser(prog="nox -s lock --")
     mode = parser.add_mutually_exclusive_group()
@@ -247,18 +312,19 @@ def lock(session: nox.Session) -> None:
     # uv from the lock as it stands (its fingerprint may be stale: that is why this session runs)
     lock_txt = REQUIREMENTS / "lock.txt"
     session.install(*(["--require-hashes", "-r", str(lock_txt)] if lock_txt.is_file() else ["uv"]))
+    session.env.update(UV_PYTHON=PYTHON, UV_PYTHON_DOWNLOADS="never")  # this Python 3.12; uv downloads none
+    exports = [f"{group}.txt" for group in LOCKED_GROUPS] + [GPU_CARRY.name]
     if args.check:
         with tempfile.TemporaryDirectory() as folder:
             try:
                 session.run("uv", "lock", "--check")
-                for group in LOCKED_GROUPS:
-                    uv_export(session, group, Path(folder) / f"{group}.txt")
+                lock_exports(session, Path(folder))
             except nox.command.CommandFailed:
                 session.error("uv.lock does not fit pyproject.toml: run nox -s lock, "
                               "and commit uv.lock and requirements/.")
-            stale = [group for group in LOCKED_GROUPS if not (REQUIREMENTS / f"{group}.txt").is_file()
-                     or (REQUIREMENTS / f"{group}.txt").read_text(encoding="utf8")
-                     != (Path(folder) / f"{group}.txt").read_text(encoding="utf8")]
+            stale = [name for name in exports if not (REQUIREMENTS / name).is_file()
+                     or (REQUIREMENTS / name).read_text(encoding="utf8")
+                     != (Path(folder) / name).read_text(encoding="utf8")]
         if stale:
             session.error(f"requirements/ is not what uv.lock exports ({', '.join(stale)}): run nox -s lock, "
                           "and commit uv.lock and requirements/.")
@@ -266,47 +332,131 @@ def lock(session: nox.Session) -> None:
         return
     session.run("uv", "lock", *(["--upgrade"] if args.upgrade else []))
     REQUIREMENTS.mkdir(exist_ok=True)
-    for stale in set(REQUIREMENTS.glob("*.txt")) - {REQUIREMENTS / f"{group}.txt" for group in LOCKED_GROUPS}:
+    for stale in set(REQUIREMENTS.glob("*.txt")) - {REQUIREMENTS / name for name in exports}:
         stale.unlink()
-    for group in LOCKED_GROUPS:
-        uv_export(session, group, REQUIREMENTS / f"{group}.txt")
-    sizes = [f"{group}.txt {(REQUIREMENTS / f'{group}.txt').stat().st_size / 1024:.0f} KiB" for group in LOCKED_GROUPS]
+    lock_exports(session, REQUIREMENTS)
+    sizes = [f"{name} {(REQUIREMENTS / name).stat().st_size / 1024:.0f} KiB" for name in exports]
     session.log(f"uv.lock: {(ROOT / 'uv.lock').stat().st_size / 1024:.0f} KiB; requirements/: {', '.join(sizes)}")
 
 
-@nox.session
-def wheelhouse(session: nox.Session) -> None:
-    """Download, on a machine with network, the wheels an offline GPU machine with JAX needs.
+# --- a GPU run on a machine without network (README: "Running the lessons on a GPU machine without network")
 
-    nox -s wheelhouse -- [--dest wheelhouse] [--python-version 3.12] [--group docs] [--platform TAG ...]
+CARRY = ROOT / ".gpu-run"
+DRYRUN = ROOT / "docs" / "_build" / "gpu-dryrun"
 
-    Writes DEST/requirements.txt (the group from the lock, with hashes, less what the GPU image has:
-    GPU_IMAGE_HAS) and the wheels it names. On the GPU machine (no nox needed): bash .ci/gpu-build DEST.
+
+def download_carried_wheels(session: nox.Session, carry: Path) -> list[Path]:
+    """The wheels of requirements/gpu-carry.txt for CPython 3.12 on Linux x86_64, hashes checked, into carry/wheels."""
+    wheels = carry / "wheels"
+    shutil.rmtree(wheels, ignore_errors=True)
+    wheels.mkdir(parents=True)
+    platforms = [option for tag in MANYLINUX_X86_64 for option in ("--platform", tag)]
+    session.run("python", "-m", "pip", "download", "--quiet", "--dest", str(wheels), "--only-binary=:all:",
+                "--no-deps", "--require-hashes", "--implementation", "cp", "--python-version", "3.12", *platforms,
+                "-r", str(GPU_CARRY))
+    return sorted(wheels.glob("*.whl"))
+
+
+def gpu_prepare_carry(session: nox.Session, carry: Path = CARRY) -> None:
+    locked_requirements(session, "lessons")  # stops if the lock is stale
+    session.run("python", "-m", "learnjax_site.gpu_run", "prepare", "--carry", str(carry), env=SITE_ENV)
+    wheels = download_carried_wheels(session, carry)
+    session.log(f"{len(wheels)} wheels, {sum(w.stat().st_size for w in wheels) / 2**20:.1f} MiB, in {carry}/wheels")
+    session.run("python", "-m", "learnjax_site.gpu_run", "carried", "--carry", str(carry), env=SITE_ENV)
+
+
+@session(name="gpu-prepare")
+def gpu_prepare(session: nox.Session) -> None:
+    """Write .gpu-run/, what a GPU machine without network needs beside the repository (README).
+
+    The staged notebooks (learnjax_site.stage, with each page's expected seconds and the commit) and
+    the wheels of requirements/gpu-carry.txt for CPython 3.12 on Linux, hashes checked; then prints
+    what the machine would receive (at most 64 MiB). On the machine: bash .ci/gpu-run.
     """
-    parser = argparse.ArgumentParser(prog="nox -s wheelhouse --")
-    parser.add_argument("--dest", type=Path, default=ROOT / "wheelhouse")
-    parser.add_argument("--python-version", default="3.12", help="the GPU machine's Python (default: 3.12)")
-    parser.add_argument("--group", default="docs", help="dependency group (default: docs; test adds pytest, bs4)")
-    parser.add_argument("--platform", action="append", help=f"wheel platform tags (default: {MANYLINUX_X86_64[-1]} "
-                        "and every manylinux_2_N_x86_64 up to N = 39)")
+    install(session, "docs")
+    gpu_prepare_carry(session)
+
+
+@session(name="gpu-import")
+def gpu_import(session: nox.Session) -> None:
+    """Keep what a GPU run brought back, then render the site from it: nox -s gpu-import -- FOLDER [--fresh].
+
+    FOLDER holds the runner's manifest.json and outputs.zip. They go into reports/gpu/ (outputs.json,
+    outputs/<page>.ipynb.gz, runs/<date>-<n>.json; learnjax_site.outputs); then both languages are built
+    (pages without kept outputs execute here) and the record is written to reports/gpu/.
+    """
+    if not session.posargs:
+        session.error("nox -s gpu-import -- FOLDER: the folder a GPU run brought back (manifest.json, outputs.zip)")
+    install(session, "docs")
+    session.run("python", "-m", "learnjax_site.outputs", "keep", *session.posargs, env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.build", env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.record", "--out", str(ROOT / "reports" / "gpu"), env=SITE_ENV)
+
+
+@session(name="gpu-dryrun")
+def gpu_dryrun(session: nox.Session) -> None:
+    """The GPU run on this CPU, exactly as it runs there; then the import and a render that executes nothing.
+
+    nox -s gpu-dryrun [-- --pages a/b c/d] [-- --budget SECONDS]
+
+    A venv holding the GPU machine's packages (the gpu-image group, jax 0.11.2 for the CPU) stands for its
+    image; the tree is copied as the machine receives it (what git tracks or does not ignore, and .gpu-run/);
+    bash .ci/gpu-run runs there with a scratch results folder. The results are checked against what comes
+    back from the machine, kept in a scratch folder (not reports/gpu) and rendered into docs/_build, where
+    the pages not run here come from this machine's earlier build. Writes docs/_build/gpu-dryrun/summary.json.
+    """
+    parser = argparse.ArgumentParser(prog="nox -s gpu-dryrun --")
+    parser.add_argument("--pages", nargs="+", help="only these pages (CI runs a few; default: every page)")
+    parser.add_argument("--budget", type=float, default=500, help="the run's budget in seconds (default 500)")
     args = parser.parse_args(session.posargs)
-    install(session, "lock")
-    locked_requirements(session, args.group)  # stops if the lock is stale
-    if args.dest.exists():
-        shutil.rmtree(args.dest)
-    args.dest.mkdir(parents=True)
-    requirements = args.dest / "requirements.txt"
-    uv_export(session, args.group, requirements, *(f"--no-emit-package={name}" for name in GPU_IMAGE_HAS))
-    requirements.write_text(for_target(requirements.read_text(encoding="utf8"), args.python_version), encoding="utf8")
-    platforms = [option for tag in args.platform or MANYLINUX_X86_64 for option in ("--platform", tag)]
-    session.run("python", "-m", "pip", "download", "--dest", str(args.dest), "--only-binary=:all:", "--no-deps",
-                "--require-hashes", "--implementation", "cp", "--python-version", args.python_version, *platforms,
-                "-r", str(requirements))
-    wheels = sorted(args.dest.glob("*.whl"))
-    session.log(f"{len(wheels)} wheels, {sum(w.stat().st_size for w in wheels) / 2**20:.1f} MiB, in {args.dest}")
+    install(session, "docs")
+    shutil.rmtree(DRYRUN, ignore_errors=True)
+    DRYRUN.mkdir(parents=True)
+    timings = {}
+    started = time.perf_counter()
+    gpu_prepare_carry(session)
+    timings["prepare"] = time.perf_counter() - started
+    tree, results, kept = DRYRUN / "tree", DRYRUN / "results", DRYRUN / "kept"
+    copied = session.run("python", "-m", "learnjax_site.gpu_run", "carried", "--copy-to", str(tree),
+                         env=SITE_ENV, silent=True)
+    carried = float(re.search(r"([\d.]+) MiB", copied).group(1))
+    # the image: a venv of its own with the gpu-image group only, as the machine's python3
+    image = DRYRUN / "image"
+    session.run(PYTHON, "-m", "venv", str(image), external=True)
+    session.run(str(image / "bin" / "python"), "-m", "pip", "install", "--quiet", "--require-hashes",
+                "-r", str(locked_requirements(session, "gpu-image")), external=True)
+    results.mkdir()
+    command = ["bash", ".ci/gpu-run", "--budget", str(args.budget), *(["--pages", *args.pages] if args.pages else [])]
+    started = time.perf_counter()
+    status = subprocess.run(command, cwd=tree, env={**os.environ, "OUT": str(results),
+                                                    "PYTHON": str(image / "bin" / "python")}).returncode
+    timings["run"] = time.perf_counter() - started
+    session.run("python", "-m", "learnjax_site.gpu_run", "results", str(results), env=SITE_ENV)
+    manifest = json.loads((results / "manifest.json").read_text(encoding="utf8"))
+    by_status = {state: sorted(p for p, e in manifest["pages"].items() if e["status"] == state)
+                 for state in ("ok", "failed", "left")}
+    started = time.perf_counter()
+    session.run("python", "-m", "learnjax_site.outputs", "keep", str(results), "--kept", str(kept),
+                "--allow-backend", "cpu", env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.build", "--kept", str(kept), env=SITE_ENV)
+    timings["import_and_render"] = time.perf_counter() - started
+    rendered = json.loads((ROOT / "docs" / "_build" / "outputs.json").read_text(encoding="utf8"))["pages"]
+    files = sorted(path for path in results.rglob("*") if path.is_file())
+    summary = {
+        "carried_bytes": round(carried * 2**20), "result_files": [p.relative_to(results).as_posix() for p in files],
+        "largest_result_bytes": max(p.stat().st_size for p in files), "pages_ok": len(by_status["ok"]),
+        "pages_failed": by_status["failed"], "pages_left": by_status["left"],
+        "render_executions": sum(page["outputs"] == "executed" for page in rendered.values()),
+        "render_from_dryrun": sum(page["outputs"] == "kept" for page in rendered.values()),
+        "run_exit_status": status, "seconds": {step: round(s, 1) for step, s in timings.items()},
+    }
+    (DRYRUN / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf8")
+    session.log(json.dumps(summary))
+    if summary["pages_failed"] or summary["pages_left"] or summary["render_executions"] or status != 0:
+        session.error(f"the dry run is not clean: {DRYRUN / 'summary.json'}")
 
 
-@nox.session
+@session()
 def lint(session: nox.Session) -> None:
     """ruff check over the Python code."""
     install(session, "lint")

@@ -31,40 +31,41 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
 
 from __future__ import annotations
 
-from sphinx.application import Sphinx
 
-from . import (
-    bilingual,
-    callouts,
-    catalog,
-    css_bundle,
-    figures,
-    glossary,
-    glossary_links,
-    interface_language,
-    korean_search,
-    language_switch,
-    lessons,
-    mathjax,
-    not_found,
-    notebooks,
-    portable_outputs,
-    progress,
-    provenance,
-    report_problem,
-    search_results,
-    sidebar,
-    site_url,
-    sitemap,
-    social_cards,
-    tags,
-)
+def setup(app) -> dict:
+    # Imported here, not at the top: the package's Sphinx-free modules (kernel, cell_errors, runner)
+    # are imported on a GPU machine that has no Sphinx.
+    from . import (
+        bilingual,
+        callouts,
+        catalog,
+        css_bundle,
+        figures,
+        glossary,
+        glossary_links,
+        interface_language,
+        korean_search,
+        language_switch,
+        lessons,
+        mathjax,
+        not_found,
+        notebooks,
+        portable_outputs,
+        progress,
+        provenance,
+        report_problem,
+        search_results,
+        sidebar,
+        site_url,
+        sitemap,
+        social_cards,
+        stage,
+        tags,
+    )
 
-
-def setup(app: Sphinx) -> dict:
     for module in (bilingual, tags, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
                    korean_search, search_results, notebooks, sidebar, portable_outputs, mathjax,
-                   interface_language, figures, css_bundle):
+                   interface_language, figures, css_bundle, stage):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,12 +1,19 @@
-"""Build the site: both languages one after the other, then the root page that picks one.
+"""Build the site: stage, execute what has no outputs yet, render both languages, then the root page.
 
-    python -m learnjax_site.build [--source docs] [--out docs/_build] [--lang ko en]
+    python -m learnjax_site.build [--source docs] [--out docs/_build] [--lang ko en] [--kept reports/gpu]
 
-Each language is its own ``sphinx-build`` process with ``-W --keep-going`` (any warning fails the
-build) and a fresh environment (``-E``, so every page's record says how this build got its
-outputs; unchanged pages cost a cache look-up, not an execution). The first language executes
-what the cache lacks; the second finds everything in the cache. ``nox -s docs`` runs this, and
-so do the tests, on a small fixture site.
+1. **Stage** (``learnjax_site.stage``): each page's notebook as the execution cache looks it up.
+2. **Choose** each page's outputs: kept ones (``reports/gpu``, executed on a GPU) where they were made
+   from this very code; else this machine's own from an earlier build (``<out>/executed/<machine>/``);
+   else the page is executed now, by the runner (``learnjax_site.runner``), in a fresh kernel. Every
+   failing page is reported, with its file and line, and the build stops before rendering. With
+   ``LEARNJAX_REQUIRE_ACCELERATOR=1`` a page without a GPU's outputs stops it, named, when this
+   machine's kernel is a CPU.
+3. **Render** each language in its own ``sphinx-build`` process with ``-W --keep-going`` (any warning
+   fails the build) and a fresh environment (``-E``): myst-nb takes every page's outputs from a cache
+   filled with the chosen notebooks (``<out>/.jupyter_cache/render``) and executes nothing.
+
+``nox -s docs`` runs this, and so do the tests, on small fixture sites.
 """
 
 from __future__ import annotations
@@ -18,8 +25,9 @@ import sys
 import time
 from pathlib import Path
 
-from . import not_found, sitemap
+from . import kernel, not_found, outputs, runner, sitemap, stage
 from .bilingual import LANGUAGE_NAMES, LANGUAGES
+from .provenance import REQUIRE_ACCELERATOR, accelerator_required
 from .site_url import base_url
 
 CONF_DIR = Path(__file__).resolve().parents[2]  # docs/, where conf.py is
@@ -61,14 +69,85 @@ ROOT_PAGE = """<!DOCTYPE html>
 def sphinx_command(source: Path, out: Path, language: str, extra: list[str]) -> list[str]:
     return [
         sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-E",
-        "-c", str(CONF_DIR), "-D", f"language={language}",
+        "-c", str(CONF_DIR), "-D", f"language={language}", "-D", f"learnjax_outputs={out / OUTPUTS_FILE}",
         "-d", str(out / "doctrees" / language),
         str(source), str(out / "html" / language), *extra,
     ]
 
 
-def build(source: Path, out: Path, languages: list[str], extra: list[str]) -> dict[str, float]:
-    """Build each language in turn; return the seconds each took. Exits on the first failure."""
+OUTPUTS_FILE = "outputs.json"  # what the render is told: the cache, and each page's outputs
+KEPT = CONF_DIR.parent / "reports" / "gpu"  # the kept GPU outputs of docs/
+
+
+def refuse_cpu(pages: list[str], machine: dict) -> None:
+    """Stop a build that must show a GPU's outputs where pages have none and this kernel is a CPU."""
+    sys.exit(f"{REQUIRE_ACCELERATOR}=1, but the kernel's default JAX backend is '{machine['backend']}' "
+             f"(device kind {machine['device_kind']!r}, jax {machine['jax']}) and {len(pages)} page(s) have no "
+             f"outputs executed on a GPU: {', '.join(pages)}.\n    What to do: run them on a GPU machine and "
+             "import the results (README: \"Running the lessons on a GPU machine without network\"), build on a "
+             f"GPU (LEARNJAX_GPU=1 installs JAX for CUDA), or unset {REQUIRE_ACCELERATOR} for a CPU build")
+
+
+def prepare(source: Path, out: Path, kept_folder: Path | None) -> Path:
+    """Stage, choose each page's outputs, execute the rest here, fill the render's cache; return outputs.json."""
+    staged = stage.stage(source, out / "stage")
+    try:
+        kept = outputs.KeptOutputs(kept_folder) if kept_folder else None
+    except outputs.KeptOutputsError as error:
+        sys.exit(f"kept outputs: {error}")
+    kept_pages = {page for page, entry in staged["pages"].items()
+                  if kept and kept.pages.get(page, {}).get("hash") == entry["hash"]}
+    pending = [page for page in staged["pages"] if page not in kept_pages]
+    machine, local, manifest = kept.machine if kept else None, None, {"pages": {}}
+    if pending:
+        kernel.set_kernel_memory_settings()
+        try:
+            machine = kernel.probe(kernel.kernel_python())
+        except kernel.ProbeError as error:
+            sys.exit(f"{error}\n    What to do: install the docs dependencies in the kernel's environment "
+                     "(nox -s docs does)")
+        if accelerator_required() and machine["backend"] == "cpu":
+            refuse_cpu(pending, machine)
+        local = out / "executed" / kernel.machine_key(machine)
+        print(f"executing {len(pending)} page(s) without kept outputs, where {local} lacks them", flush=True)
+        manifest = runner.run(out / "stage", source, local, pages=pending, machine=machine)
+        failed = [page for page in pending if manifest["pages"][page]["status"] != runner.OK]
+        if failed:
+            text, _ = runner.summary({"pages": {page: manifest["pages"][page] for page in failed}})
+            sys.exit(f"{text}\nThe build stopped before rendering: {len(failed)} page(s) failed (above).")
+    executed_here = outputs.results_notebooks(local) if local else {}
+    chosen, pages = {}, {}
+    for page, entry in staged["pages"].items():
+        if page in kept_pages:
+            notebook, seconds, how = kept.notebook(page), kept.pages[page]["seconds"], "kept"
+        else:
+            ran = manifest["pages"][page]
+            notebook, seconds = executed_here[page], ran["seconds"]
+            how = "executed" if ran.get("run") == manifest.get("started") else "cache"
+        chosen[page] = (notebook, seconds)
+        record = outputs.glued_record(notebook)
+        pages[page] = {"outputs": how, "seconds": seconds, "ran_at": record["ran_at"] if record else None}
+    hashes = outputs.fill_cache(out / ".jupyter_cache" / "render", chosen,
+                                {page: source / entry["source"] for page, entry in staged["pages"].items()})
+    mismatched = [page for page, entry in staged["pages"].items() if hashes[page] != entry["hash"]]
+    if mismatched:
+        sys.exit(f"the executed notebooks of {', '.join(mismatched)} hash differently from their staged notebooks: "
+                 "the runner changed what the cache hashes (cell metadata?); report it")
+    report = out / OUTPUTS_FILE
+    report.write_text(json.dumps({"cache": str((out / ".jupyter_cache" / "render").resolve()), "machine": machine,
+                                  "pages": pages}, indent=1) + "\n", encoding="utf8")
+    counts = {how: sum(p["outputs"] == how for p in pages.values()) for how in ("kept", "cache", "executed")}
+    print(f"outputs: {counts['kept']} kept (GPU), {counts['cache']} from this machine's earlier builds, "
+          f"{counts['executed']} executed now", flush=True)
+    return report
+
+
+def build(source: Path, out: Path, languages: list[str], extra: list[str],
+          kept_folder: Path | None = None) -> dict[str, float]:
+    """Prepare every page's outputs, then render each language in turn; return the seconds each took.
+
+    Exits on the first failure."""
+    prepare(source, out, kept_folder)
     html = out / "html"
     html.mkdir(parents=True, exist_ok=True)
     (html / "build-report.json").unlink(missing_ok=True)
@@ -101,8 +180,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--source", type=Path, default=CONF_DIR, help="folder of the pages (default: docs)")
     parser.add_argument("--out", type=Path, default=CONF_DIR / "_build", help="build folder (default: docs/_build)")
     parser.add_argument("--lang", nargs="+", choices=LANGUAGES, default=list(LANGUAGES))
+    parser.add_argument("--kept", type=Path, help="kept GPU outputs (default: reports/gpu for docs/, none for "
+                        "another source folder)")
     args, extra = parser.parse_known_args(argv)
-    seconds = build(args.source, args.out, args.lang, extra)
+    kept = args.kept or (KEPT if args.source.resolve() == CONF_DIR.resolve() else None)
+    seconds = build(args.source, args.out, args.lang, extra, kept)
     print("\n" + summary(args.out, seconds))
     print(f"\nThe site is in {args.out / 'html'}; open index.html there.")
 

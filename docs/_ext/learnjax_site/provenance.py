@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import re
 from pathlib import Path
 
 from docutils import nodes
@@ -28,6 +27,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from . import kernel
 from .callouts import program_fingerprints
+from .cell_errors import cell_problems
 from .cells import split_notebook
 from .errors import LessonError, lesson_error, stops_build
 from .pagedata import PageData
@@ -72,7 +72,19 @@ def check_no_jax_here(where: str) -> None:
 
 @stops_build
 def on_config_inited(app: Sphinx, config) -> None:
+    app.learnjax_prepared = None
+    if config.nb_execution_mode == "off":  # staging (learnjax_site.stage): nothing executes
+        return
     check_no_jax_here(str(Path(app.confdir) / "conf.py"))
+    if config.learnjax_outputs:  # the render: every page's outputs were prepared before Sphinx started
+        prepared = json.loads(Path(config.learnjax_outputs).read_text(encoding="utf8"))
+        config.nb_execution_cache_path = prepared["cache"]
+        app.learnjax_prepared = prepared["pages"]
+        app.learnjax_machine = prepared["machine"]
+        LOGGER.info(f"outputs: {len(prepared['pages'])} page(s) prepared in {prepared['cache']}")
+        return
+    # Without prepared outputs (nox -s docs-live), myst-nb executes what its cache lacks, in a cache
+    # of this machine's own.
     memory = kernel.set_kernel_memory_settings()
     python = kernel.kernel_python()
     try:
@@ -111,56 +123,19 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
         source[0] = source[0].rstrip("\n") + "\n" + kernel.provenance_cell(programs)
 
 
-# matplotlib's warnings when a font lacks a character (drawn as a box) or a named font is not found.
-_FONT_WARNING = re.compile(r"Glyph \d+ .*? missing from (?:current )?font(?:\(s\))?[^\n]*"
-                           r"|findfont: Font family .*? not found[^\n]*")
-
-
 def check_cell_errors(cells: list[dict], path: str, source_map: list[int]) -> None:
-    """Stop at the first executed code cell with an error output, unless it is tagged raises-exception.
-
-    ``cells`` are the executed notebook's cells (hidden ones included: a failing hidden ``assert``
-    must stop the build too); ``source_map`` is myst-nb's line of each cell's opening fence.
+    """Stop at the first problem of the executed cells (``cell_errors``), naming the page's line.
 
     >>> error = {"output_type": "error", "ename": "ZeroDivisionError", "evalue": "division by zero"}
-    >>> cells = [{"metadata": {}, "outputs": []}, {"metadata": {}, "outputs": [error]}]
     >>> try:
-    ...     check_cell_errors(cells, "p.md", [3, 9])
+    ...     check_cell_errors([{"metadata": {}, "outputs": []}, {"metadata": {}, "outputs": [error]}], "p.md", [3, 9])
     ... except LessonError as stop:
     ...     print(stop.where, stop.problem)
     p.md:9 this code cell raised ZeroDivisionError: division by zero
-    >>> cells[1]["metadata"]["tags"] = ["raises-exception"]
-    >>> check_cell_errors(cells, "p.md", [3, 9])  # taught on purpose: no stop
-
-    A plot that drew boxes for missing glyphs (matplotlib warns on stderr) stops the build too:
-
-    >>> box = "UserWarning: Glyph 54632 (\\N{HANGUL SYLLABLE HAM}) missing from font(s) DejaVu Sans."
-    >>> cells[0]["outputs"] = [{"output_type": "stream", "name": "stderr", "text": box}]
-    >>> try:
-    ...     check_cell_errors(cells, "p.md", [3, 9])
-    ... except LessonError as stop:
-    ...     print(stop.where, stop.problem)
-    p.md:3 this code cell's figure lacks glyphs: Glyph 54632 (함) missing from font(s) DejaVu Sans.
     """
-    for index, cell in enumerate(cells):
-        line = source_map[index] if index < len(source_map) else 1
-        for output in cell.get("outputs", []):
-            warning = output.get("output_type") == "stream" and _FONT_WARNING.search("".join(output.get("text", "")))
-            if warning:
-                raise lesson_error(
-                    path, line, f"this code cell's figure lacks glyphs: {warning[0]}",
-                    "draw Hangul with a font that has it: call plotting.use_hangul_font() (or import "
-                    "koreanize_matplotlib) before plotting; the docs dependency group installs the font",
-                )
-        if "raises-exception" in cell.get("metadata", {}).get("tags", []):
-            continue
-        for output in cell.get("outputs", []):
-            if output.get("output_type") == "error":
-                message = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}".strip()
-                raise lesson_error(
-                    path, line, f"this code cell raised {message[:300]}",
-                    "fix the code, or tag the cell 'raises-exception' if the error is the lesson",
-                )
+    problems = cell_problems(cells, source_map)
+    if problems:
+        raise lesson_error(path, problems[0].line, problems[0].problem, problems[0].fix)
 
 
 def executed_cells(folder: Path, docname: str) -> list[dict]:
@@ -183,12 +158,21 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     if record is None:
         return
     check_accelerator(record, path)
-    from myst_nb.sphinx_ import NbMetadataCollector
+    if app.learnjax_prepared is not None:
+        prepared = app.learnjax_prepared.get(docname)
+        if prepared is None or prepared["ran_at"] != record["ran_at"]:
+            raise LessonError(path, "the render executed this page: none of the prepared outputs matched its "
+                              "code, so myst-nb ran it in the Sphinx process",
+                              "the staged notebook differs from what the execution cache looks up; report it "
+                              "(learnjax_site.stage and myst-nb disagree), and build again with nox -s docs")
+        record["outputs"], record["execution_seconds"] = prepared["outputs"], prepared["seconds"]
+    else:
+        from myst_nb.sphinx_ import NbMetadataCollector
 
-    exec_data = NbMetadataCollector.get_exec_data(app.env, docname) or {}
-    ran_at = dt.datetime.fromisoformat(record["ran_at"])
-    record["outputs"] = "executed" if ran_at >= app.learnjax_build_started else "cache"
-    record["execution_seconds"] = exec_data.get("runtime")
+        exec_data = NbMetadataCollector.get_exec_data(app.env, docname) or {}
+        ran_at = dt.datetime.fromisoformat(record["ran_at"])
+        record["outputs"] = "executed" if ran_at >= app.learnjax_build_started else "cache"
+        record["execution_seconds"] = exec_data.get("runtime")
     records[docname] = record
 
 
@@ -339,6 +323,8 @@ def on_build_finished(app: Sphinx, exception) -> None:
 
 
 def setup(app: Sphinx) -> dict:
+    # the outputs the build prepared before Sphinx started (learnjax_site.build): a JSON file's path
+    app.add_config_value("learnjax_outputs", "", "env", types=[str])
     app.connect("config-inited", on_config_inited)
     app.connect("builder-inited", on_builder_inited, priority=600)
     app.connect("source-read", on_source_read, priority=500)

@@ -7,9 +7,10 @@ reads what a build left (``html/build-report.json``, and the glue of every execu
 
 * ``build_report``: the build report as the build wrote it (every page in both languages, where and
   when its outputs were made, executed or from the cache; the kernels' probe records);
-* ``checks``: what the report shows at a glance: the backends and device kinds the pages ran on,
-  the pages each language executed (the second language should execute none), and for every
-  measured limit whether it reached the site's goal;
+* ``checks``: what the report shows at a glance: the backends, device kinds and JAX versions the
+  pages ran on, the GPU pages and the CPU pages, where each page's outputs came from (``kept`` GPU
+  outputs, this machine's ``cache``, or ``executed`` by this build), whether both languages show the
+  same outputs, and for every measured limit whether it reached the site's goal;
 * ``limits``: the measurements that lessons compare with the device's datasheet peaks (glued as
   ``limit_<name>``, a JSON object that ``examples/device_peaks.py``'s ``limit_record`` makes):
   achieved, peak, ratio;
@@ -117,25 +118,35 @@ def file_name(device_kind: str, date: dt.date) -> str:
 def checks(report: dict, limits: dict) -> dict:
     """What the report shows at a glance; see the module's docstring.
 
-    >>> pages = [{"page": "a", "language": "ko", "outputs": "executed", "backend": "gpu", "device_kind": "H"},
-    ...          {"page": "a", "language": "en", "outputs": "cache", "backend": "gpu", "device_kind": "H"}]
+    >>> pages = [{"page": "a", "language": "ko", "outputs": "kept", "backend": "gpu", "device_kind": "H",
+    ...           "jax": "0.11.2", "ran_at": "t1"},
+    ...          {"page": "a", "language": "en", "outputs": "kept", "backend": "gpu", "device_kind": "H",
+    ...           "jax": "0.11.2", "ran_at": "t1"},
+    ...          {"page": "b", "language": "ko", "outputs": "executed", "backend": "cpu", "device_kind": "cpu",
+    ...           "jax": "0.11.2", "ran_at": "t2"}]
     >>> found = checks({"pages": pages}, {"a": {"m": {"ratio": 0.8, "goal": 0.7}}})
-    >>> found["backends"], found["executed"], found["second_language_executed_nothing"]
-    (['gpu'], {'ko': ['a'], 'en': []}, True)
-    >>> found["every_page_executed_in_this_build"], found["limits_reached_goal"]
-    (True, {'a m': True})
+    >>> found["backends"], found["outputs"], found["gpu_pages"], found["cpu_pages"]
+    (['cpu', 'gpu'], {'kept': ['a'], 'cache': [], 'executed': ['b']}, ['a'], ['b'])
+    >>> found["every_page_on_a_gpu"], found["languages_agree"], found["limits_reached_goal"]
+    (False, True, {'a m': True})
     """
     pages = report["pages"]
-    executed = {lang: sorted(p["page"] for p in pages if p["language"] == lang and p["outputs"] == "executed")
-                for lang in ("ko", "en") if any(p["language"] == lang for p in pages)}
-    all_executed = [page for names in executed.values() for page in names]
+    names = sorted({p["page"] for p in pages})
+    first = {}
+    for p in pages:
+        first.setdefault(p["page"], p)
+    agree = all((p["ran_at"], p["outputs"]) == (first[p["page"]]["ran_at"], first[p["page"]]["outputs"])
+                for p in pages)
     return {
         "backends": sorted({p["backend"] for p in pages}),
         "device_kinds": sorted({p["device_kind"] for p in pages}),
-        "executed": executed,
-        "every_page_executed_in_this_build": set(all_executed) == {p["page"] for p in pages},
-        "second_language_executed_nothing": sum(bool(names) for names in executed.values()) <= 1
-                                            and len(all_executed) == len(set(all_executed)),
+        "jax_versions": sorted({p["jax"] for p in pages}),
+        "outputs": {how: [n for n in names if first[n]["outputs"] == how] for how in ("kept", "cache", "executed")},
+        "gpu_pages": [n for n in names if first[n]["backend"] == "gpu"],
+        "cpu_pages": [n for n in names if first[n]["backend"] == "cpu"],
+        "every_page_on_a_gpu": bool(names) and all(first[n]["backend"] == "gpu" for n in names),
+        "every_page_executed_in_this_build": all(first[n]["outputs"] == "executed" for n in names),
+        "languages_agree": agree,
         "limits_reached_goal": {f"{page} {name}": None if limit.get("ratio") is None
                                 else limit["ratio"] >= limit["goal"]
                                 for page, page_limits in sorted(limits.items())
@@ -155,11 +166,13 @@ def make_record(build: Path) -> dict:
                 if found:
                     limits[page] = found
                 break
-    first = report["pages"][0] if report["pages"] else {}
+    def one(key: str) -> str | None:  # the value every page shares, or "mixed"
+        values = {p[key] for p in report["pages"]}
+        return None if not values else values.pop() if len(values) == 1 else "mixed"
+
     return {
         "made_by": "python -m learnjax_site.record",
-        "device_kind": first.get("device_kind"), "backend": first.get("backend"),
-        "jax": first.get("jax"), "jaxlib": first.get("jaxlib"),
+        "device_kind": one("device_kind"), "backend": one("backend"), "jax": one("jax"), "jaxlib": one("jaxlib"),
         "checks": checks(report, limits),
         "limits": limits,
         "numbers": numbers,
@@ -172,9 +185,9 @@ def summary(record: dict) -> str:
     found = record["checks"]
     lines = [f"device kind {record['device_kind']}, backend {record['backend']}, jax {record['jax']}",
              f"pages ran on: {', '.join(found['backends'])} / {', '.join(found['device_kinds'])}"]
-    lines += [f"{lang} executed {len(pages)} page(s)" for lang, pages in found["executed"].items()]
-    lines.append(f"every page executed in this build: {found['every_page_executed_in_this_build']}; "
-                 f"second language executed nothing: {found['second_language_executed_nothing']}")
+    lines += [f"{how}: {len(pages)} page(s)" for how, pages in found["outputs"].items()]
+    lines.append(f"GPU pages: {len(found['gpu_pages'])}; CPU pages: {', '.join(found['cpu_pages']) or 'none'}")
+    lines.append(f"both languages show the same outputs: {found['languages_agree']}")
     for page, page_limits in record["limits"].items():
         for name, limit in page_limits.items():
             if limit.get("ratio") is None:
@@ -204,7 +217,10 @@ def main(argv: list[str] | None = None) -> Path:
     print(summary(record))
     print(f"record written to {path}")
     if args.require_backend and record["checks"]["backends"] != [args.require_backend]:
-        sys.exit(f"pages ran on {record['checks']['backends']}, not only on {args.require_backend!r}")
+        others = [p for p in sorted({p["page"] for p in record["build_report"]["pages"]
+                                     if p["backend"] != args.require_backend})]
+        sys.exit(f"pages ran on {record['checks']['backends']}, not only on {args.require_backend!r}: "
+                 f"{', '.join(others)}")
     return path
 
 
