@@ -9,10 +9,12 @@ The exercise of the lesson "Pytrees": a parameter tree of n float32 leaves (n / 
   jitted update once per leaf: n calls, n dispatches.
 
 For each n it counts the dispatches of each way (calls of the jitted functions), checks that both
-ways give the same tree, counts the fusions XLA put in the whole-tree program, and times both ways
-at every n in one ``timing.compare``: every variant interleaved, round by round, warm (compiled
-before timing). Tables give the median with the spread (fastest to slowest); ``verdicts`` says,
-under ``timing.py``'s rule, how the two ways compared at each n.
+ways give the same tree, counts the fusions XLA put in the whole-tree program (in every computation
+of it: on a GPU, XLA may merge small updates into one fusion, and may move fusions out of the entry
+computation into command buffers), and times both ways at every n in one ``timing.compare``: every
+variant interleaved, round by round, warm (compiled before timing). Tables give the median with the
+spread (fastest to slowest); ``verdicts`` says, under ``timing.py``'s rule, how the two ways
+compared at each n.
 
     python examples/tree_update.py --leaves 4 16 64 256 --plot tree_update.png
 
@@ -22,6 +24,7 @@ writes tree_update.ko.png and tree_update.en.png: the same measurements, labelle
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -109,17 +112,41 @@ def count_dispatches(way: str, params, grads) -> int:
     return dispatches - before
 
 
-def count_fusions(params, grads) -> int:
-    """Fusions in the entry computation of the compiled whole-tree program: how many loops over
-    memory XLA made of the update (on a CPU, one per leaf).
+_FUSION = re.compile(r"^\s*(?:ROOT\s+)?%\S+\s*=\s*(.+?)\s+fusion\(", re.MULTILINE)
 
-    >>> count_fusions(make_tree(4, 3), make_tree(4, 3, seed=1)) <= 4
+
+def fusion_census(hlo_text: str) -> dict:
+    """The fusion instructions of an optimized HLO module, in every computation of it:
+    ``fusions`` (how many), ``merged`` (how many have several outputs, so update several leaves
+    at once), ``in_entry`` (how many sit in the entry computation itself) and ``outlined``
+    (whether XLA moved some into command buffers, computations named ``command_buffer…`` that a
+    GPU launches as one graph of kernels).
+
+    >>> hlo = ("%command_buffer (p: f32[4]) -> (f32[4], f32[4]) {\\n"
+    ...        "  ROOT %f = (f32[4]{0}, f32[4]{0}) fusion(%p, %q, %r, %s), kind=kLoop, calls=%h\\n}\\n"
+    ...        "ENTRY %main (a: f32[4]) -> f32[4] {\\n"
+    ...        "  %g = f32[4]{0} fusion(%a, %b), kind=kLoop, calls=%c\\n"
+    ...        "  ROOT %t = (f32[4]{0}, f32[4]{0}) call(%a), to_apply=%command_buffer\\n}\\n")
+    >>> fusion_census(hlo)
+    {'fusions': 2, 'merged': 1, 'in_entry': 1, 'outlined': True}
+    """
+    entry = hlo_text[hlo_text.index("\nENTRY"):] if "\nENTRY" in hlo_text else hlo_text
+    entry = entry[:entry.index("\n}")] if "\n}" in entry else entry
+    outputs = [shape.count("[") for shape in _FUSION.findall(hlo_text)]
+    return {"fusions": len(outputs), "merged": sum(k > 1 for k in outputs),
+            "in_entry": len(_FUSION.findall(entry)),
+            "outlined": bool(re.search(r"^%command_buffer", hlo_text, re.MULTILINE))}
+
+
+def count_fusions(params, grads) -> dict:
+    """``fusion_census`` of the compiled whole-tree program: how many loops over memory, kernels
+    on a GPU, XLA made of the update (on a CPU, one per leaf).
+
+    >>> census = count_fusions(make_tree(4, 3), make_tree(4, 3, seed=1))
+    >>> census["fusions"] <= 4 and census["merged"] <= census["fusions"]
     True
     """
-    text = _sgd_tree.lower(params, grads).compile().as_text()
-    entry = text[text.index("\nENTRY"):]
-    entry = entry[:entry.index("\n}")]
-    return sum(" fusion(" in line for line in entry.splitlines())
+    return fusion_census(_sgd_tree.lower(params, grads).compile().as_text())
 
 
 def variant(way: str, n: int) -> str:
@@ -133,24 +160,26 @@ def variant(way: str, n: int) -> str:
 
 def measure(leaf_counts, size: int = 1000, rounds: int = 15) -> dict:
     """Check both ways at every n, count their dispatches and the whole-tree program's fusions,
-    then time them: ``{"dispatches": {n: {way: int}}, "fusions": {n: int}, "timing": Comparison}``,
-    the Comparison holding every way at every n (``variant(way, n)``), interleaved, warm.
+    then time them: ``{"dispatches": {n: {way: int}}, "fusions": {n: int}, "merged": {n: int},
+    "outlined": {n: bool}, "timing": Comparison}`` (``fusion_census``'s figures by n), the
+    Comparison holding every way at every n (``variant(way, n)``), interleaved, warm.
 
     >>> m = measure([4], size=8, rounds=6)
     >>> m["dispatches"], sorted(m["timing"].samples)
     ({4: {'whole tree': 1, 'per leaf': 4}}, ['per leaf n=4', 'whole tree n=4'])
     """
     trees = {n: (make_tree(n, size), make_tree(n, size, seed=1)) for n in leaf_counts}
-    counts, fusions = {}, {}
+    counts, census = {}, {}
     for n, (params, grads) in trees.items():
         whole, looped = sgd_whole_tree(params, grads), sgd_per_leaf(params, grads)
         assert jax.tree.structure(whole) == jax.tree.structure(looped) == jax.tree.structure(params)
         assert all(np.allclose(a, b) for a, b in zip(jax.tree.leaves(whole), jax.tree.leaves(looped), strict=True)), n
         counts[n] = {way: count_dispatches(way, params, grads) for way in WAYS}
-        fusions[n] = count_fusions(params, grads)
+        census[n] = count_fusions(params, grads)
     timing = compare({variant(way, n): (lambda f=UPDATES[way], t=trees[n]: f(*t))
                       for n in leaf_counts for way in WAYS}, rounds=rounds)
-    return {"dispatches": counts, "fusions": fusions, "timing": timing}
+    return {"dispatches": counts, "timing": timing,
+            **{key: {n: census[n][key] for n in census} for key in ("fusions", "merged", "outlined")}}
 
 
 def by_leaves(comparison: Comparison, leaf_counts) -> dict[int, dict[str, Timing]]:
@@ -164,21 +193,22 @@ def by_leaves(comparison: Comparison, leaf_counts) -> dict[int, dict[str, Timing
 
 
 def format_table(measured: dict, leaf_counts) -> str:
-    """A plain-text table, one row per number of leaves: dispatches, fusions and median times.
+    """A plain-text table, one row per number of leaves: dispatches, fusions (in the whole program,
+    and how many of them update several leaves at once) and median times.
 
-    >>> m = {"dispatches": {4: {"whole tree": 1, "per leaf": 4}}, "fusions": {4: 4},
+    >>> m = {"dispatches": {4: {"whole tree": 1, "per leaf": 4}}, "fusions": {4: 4}, "merged": {4: 0},
     ...      "timing": Comparison({variant(way, 4): [0.001, 0.003] for way in WAYS})}
     >>> print(format_table(m, [4]))  # doctest: +NORMALIZE_WHITESPACE
-     leaves  dispatches (tree / loop)  fusions                whole tree                  per leaf
-          4                     1 / 4          4       2.00 ms (1.00–3.00)       2.00 ms (1.00–3.00)
+     leaves  dispatches (tree / loop)  fusions  of several leaves                whole tree                  per leaf
+          4                     1 / 4        4                  0       2.00 ms (1.00–3.00)       2.00 ms (1.00–3.00)
     """
-    lines = [f"{'leaves':>7}{'dispatches (tree / loop)':>26}{'fusions':>9}"
+    lines = [f"{'leaves':>7}{'dispatches (tree / loop)':>26}{'fusions':>9}{'of several leaves':>19}"
              + "".join(f"{way:>26}" for way in WAYS)]
     timings = by_leaves(measured["timing"], leaf_counts)
     for n in leaf_counts:
         d = measured["dispatches"][n]
         lines.append(f"{n:>7}{d['whole tree']:>20} / {d['per leaf']:<4}{measured['fusions'][n]:>8}"
-                     + "".join(f"{str(timings[n][way]):>26}" for way in WAYS))
+                     f"{measured['merged'][n]:>19}" + "".join(f"{str(timings[n][way]):>26}" for way in WAYS))
     return "\n".join(lines)
 
 
@@ -235,6 +265,9 @@ def main(argv: list[str] | None = None):
           f"{args.rounds} rounds, warm")
     measured = measure(leaf_counts, args.size, args.rounds)
     print(format_table(measured, leaf_counts))
+    outlined = [n for n in leaf_counts if measured["outlined"][n]]
+    print("fusions: in every computation of the whole-tree program"
+          + (f"; XLA put some in command buffers at n = {', '.join(map(str, outlined))}" if outlined else ""))
     print("\n" + "\n".join(verdicts(measured["timing"], leaf_counts)))
     write_plot(plot, args.plot, by_leaves(measured["timing"], leaf_counts))
     return measured
