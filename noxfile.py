@@ -229,7 +229,7 @@ def lighthouse(session: nox.Session) -> None:
 # use. flax and optax come from the lock, so the GPU runs the versions CI runs.
 NOT_ON_THE_GPU = ("sphinx", "sphinxcontrib-applehelp", "sphinxcontrib-devhelp", "sphinxcontrib-htmlhelp",
                   "sphinxcontrib-jsmath", "sphinxcontrib-qthelp", "sphinxcontrib-serializinghtml", "alabaster",
-                  "babel", "imagesize", "snowballstemmer", "roman-numerals", "docutils", "myst-parser",
+                  "babel", "imagesize", "snowballstemmer", "roman-numerals", "myst-parser",
                   "mdit-py-plugins", "jupyter-cache", "sqlalchemy", "greenlet", "jedi", "parso", "debugpy",
                   "appnope", "tzdata", "importlib-metadata")
 GPU_CARRY = REQUIREMENTS / "gpu-carry.txt"
