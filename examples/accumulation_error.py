@@ -8,8 +8,11 @@ widens it):
 * **counting**: the running sum of ones, 1 + 1 + 1 + …, in bfloat16, float16 and float32. A dtype
   with ``p`` significant bits (``jnp.finfo(dtype).nmant + 1``) represents every integer up to 2^p,
   so the prediction is that the first wrong count is n = 2^p + 1. To check float32 (2^24 steps)
-  without running them all, each scan starts from a total of max(0, 2^p − 1024), which is exact,
-  and counts on from there;
+  without running them all, each scan starts from a total of max(0, 2^p − 512), which is exact,
+  and counts on from there. The recorded sums are in the accumulation dtype, so the count is wrong
+  at 2^p + 1 whatever the compiler does; whether the total then stays at 2^p (the carry really
+  rounded to the dtype at every step) is checked too, since a compiler allowed excess precision
+  could keep it wider;
 * **an error budget**: ``--length`` numbers drawn uniformly from [0, 1), stored in bfloat16 (the
   data), summed by a running sum in each accumulation dtype; the relative error against NumPy's
   float64 sum of the same bfloat16 values at every power of two up to ``--length``, and for each
@@ -65,10 +68,12 @@ def running_sums(values, start, dtype: str):
 
 
 def first_wrong_count(dtype: str) -> dict:
-    """Count ones in ``dtype`` from an exact start near the predicted limit; the first n that is wrong.
+    """Count ones in ``dtype`` from an exact start near the predicted limit; the first n that is wrong,
+    and whether the total stalled there (every later sum equal to 2^p).
 
-    >>> first_wrong_count("bfloat16")["measured"]
-    257
+    >>> c = first_wrong_count("bfloat16")
+    >>> c["measured"], c["stalled"]
+    (257, True)
     """
     predicted = 2 ** significant_bits(dtype) + 1
     start = max(0, predicted - 1 - WINDOW // 2)
@@ -76,8 +81,9 @@ def first_wrong_count(dtype: str) -> dict:
     sums = np.asarray(jax.jit(running_sums, static_argnums=2)(jnp.ones(WINDOW), start, dtype), np.float64)
     counts = start + np.arange(1, WINDOW + 1)
     wrong = np.flatnonzero(sums != counts)
+    stalled = bool(wrong.size) and bool(np.all(sums[wrong[0]:] == predicted - 1))
     return {"dtype": dtype, "bits": significant_bits(dtype), "predicted": predicted, "start": start,
-            "measured": int(counts[wrong[0]]) if wrong.size else None}
+            "measured": int(counts[wrong[0]]) if wrong.size else None, "stalled": stalled}
 
 
 def budget_table(length: int, seed: int = 0) -> dict:
@@ -153,8 +159,9 @@ def main(argv: list[str] | None = None) -> dict:
     print("counting ones: the first n whose running sum is not n (predicted 2^p + 1, p significant bits)")
     counts = {dtype: first_wrong_count(dtype) for dtype in ACCUMULATORS}
     for dtype, c in counts.items():
-        print(f"  {dtype:<9} p = {c['bits']:>2}: predicted {c['predicted']:,}, measured {c['measured']:,} "
-              f"(scan of {WINDOW:,} steps from an exact {c['start']:,})")
+        after = "stays at" if c["stalled"] else "does not stay at"
+        print(f"  {dtype:<9} p = {c['bits']:>2}: predicted {c['predicted']:,}, measured {c['measured']:,}, then the "
+              f"total {after} {c['predicted'] - 1:,} (scan of {WINDOW:,} steps from an exact {c['start']:,})")
     table = budget_table(args.length)
     print(f"running sum of n bfloat16 numbers from [0, 1): relative error vs float64; budget {args.budget:g}")
     print(f"  {'n':>7} " + " ".join(f"{dtype:>10}" for dtype in ACCUMULATORS) + "  narrowest within budget")

@@ -2,7 +2,8 @@
 chains of growing length on one large array.
 
 The lesson "The roofline". For every point the program takes the FLOPs and bytes the compiler
-estimates (``compiled.cost_analysis()``), times the compiled call (the site's ``time_throughput``:
+estimates (XLA's ``cost_analysis()``, read through ``compiler_cost.xla_cost``, which also says
+whether the estimate covers the whole program), times the compiled call (the site's ``time_throughput``:
 many calls dispatched, the last one waited for), and prints the arithmetic intensity (FLOPs per
 byte), the achieved FLOP/s and bytes/s, and whether the point lies left or right of the ridge point.
 
@@ -15,8 +16,9 @@ byte), the achieved FLOP/s and bytes/s, and whether the point lies left or right
 
 Which figures are whose: a chain's FLOPs are always counted by hand (2 per element per step; the
 compiler's count is kept as ``compiler_flops`` and printed), its bytes are the compiler's. A matrix
-product's FLOPs and bytes are the compiler's, except where the compiler has none: XLA's cost analysis
-marks a library call it cannot see into (a custom call to cuBLAS on a GPU) with -1, and then the
+product's FLOPs and bytes are the compiler's, except where the estimate does not cover the whole
+program: XLA's cost analysis counts a library call it cannot see into (a custom call to cuBLAS on a
+GPU) as -1, which leaves a total that is negative, or positive but short of the product, and then the
 program uses the counted 2n³ and 3n² · itemsize. A line under the table says which were used.
 
 The roofs come from ``device_peaks.py``: the peak for matrix products in ``--dtype``, the plain
@@ -41,6 +43,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
+from compiler_cost import xla_cost  # noqa: E402
 from device_peaks import bandwidth_peak, format_rate, limit_line, lookup, matmul_peak  # noqa: E402
 from plotting import PLOT_HELP, legend_below, new_figure, save, say, write_plot  # noqa: E402
 from timing import machine, time_throughput  # noqa: E402
@@ -117,16 +120,18 @@ def entry_library_calls(hlo_text: str) -> int:
 def measure(fn, args: tuple, calls: int, repeats: int = 5) -> dict:
     """Compile ``fn`` for ``args``, read its cost estimate and time it: one point of the sweep.
 
-    ``flops`` and ``bytes`` are the compiler's estimate here; ``counted`` (False) says so, and
-    ``use_count`` replaces them by a count made by hand where the estimate is not usable.
+    ``flops`` and ``bytes`` are the compiler's estimate here (``flops_counted`` and ``bytes_counted``,
+    False, say so), ``xla_counted`` whether that estimate covers the whole program, and ``use_count``
+    replaces them by a count made by hand where it does not.
     """
     compiled = jax.jit(fn).lower(*args).compile()
-    cost = compiled.cost_analysis()
+    cost = xla_cost(compiled)
     timing = time_throughput(lambda: compiled(*args), calls=calls, repeats=repeats)
-    flops, nbytes = float(cost.get("flops", 0.0)), float(cost.get("bytes accessed", 0.0))
+    flops, nbytes = cost.flops or 0.0, cost.bytes_accessed or 0.0   # a missing figure reads as 0
     hlo = compiled.as_text()
     return {"flops": flops, "bytes": nbytes, "compiler_flops": flops, "compiler_bytes": nbytes,
-            "transcendentals": float(cost.get("transcendentals", 0.0)), "timing": timing,
+            "transcendentals": cost.transcendentals or 0.0, "timing": timing,
+            "xla_counted": cost.counted, "opaque_calls": cost.opaque_calls,
             "fusions": entry_fusions(hlo), "library_calls": entry_library_calls(hlo),
             "flops_counted": False, "bytes_counted": False}
 
@@ -135,20 +140,26 @@ def use_count(point: dict, flops: float, nbytes: float | None = None) -> dict:
     """Put counted FLOPs (and bytes) in a point where the compiler's estimate is not usable.
 
     The compiler's figures stay in ``compiler_flops`` and ``compiler_bytes``. An estimate is not
-    usable when it is not positive: XLA's cost analysis marks an operation it cannot see into, such
-    as a library call (a custom call to cuBLAS on a GPU), with -1.
+    usable when it does not cover the whole program (``xla_counted`` False): XLA's cost analysis
+    counts an operation it cannot see into, such as a library call (a custom call to cuBLAS on a
+    GPU), as -1, which leaves a total that is negative, or positive but short. Nor is a figure that
+    is not positive.
 
     >>> p = use_count({"flops": -1.0, "bytes": -1.0, "compiler_flops": -1.0, "compiler_bytes": -1.0}, 16.0, 48.0)
     >>> p["flops"], p["bytes"], p["flops_counted"], p["bytes_counted"]
     (16.0, 48.0, True, True)
-    >>> use_count({"flops": 16.0, "bytes": 48.0}, 16.0, 48.0)["flops_counted"]
+    >>> p = use_count({"flops": 3.0, "bytes": 40.0, "xla_counted": False}, 16.0, 48.0)  # positive, but short
+    >>> p["flops"], p["bytes"], p["flops_counted"], p["bytes_counted"]
+    (16.0, 48.0, True, True)
+    >>> use_count({"flops": 16.0, "bytes": 48.0, "xla_counted": True}, 16.0, 48.0)["flops_counted"]
     False
     """
-    if point["flops"] <= 0:
+    whole = point.get("xla_counted", True)
+    if not whole or point["flops"] <= 0:
         point.update(flops=float(flops), flops_counted=True)
     else:
         point.setdefault("flops_counted", False)
-    if nbytes is not None and point["bytes"] <= 0:
+    if nbytes is not None and (not whole or point["bytes"] <= 0):
         point.update(bytes=float(nbytes), bytes_counted=True)
     else:
         point.setdefault("bytes_counted", False)
@@ -163,7 +174,7 @@ def sweep(sizes, steps, elements: int, dtype: str, calls: int) -> list[dict]:
         p = measure(jnp.matmul, (a, b), calls)
         itemsize = jnp.dtype(dtype).itemsize
         p.update(series="matmul", size=n, formula_flops=2.0 * n**3, formula_bytes=3.0 * n * n * itemsize)
-        points.append(use_count(p, p["formula_flops"], p["formula_bytes"]))   # the count only if XLA has none
+        points.append(use_count(p, p["formula_flops"], p["formula_bytes"]))   # counted where XLA misses some
     x = jax.random.normal(jax.random.key(100), (elements,), dtype=jnp.float32)
     for k in steps:
         p = measure(lambda v, k=k: chain(v, k), (x,), calls)
@@ -273,7 +284,9 @@ def main(argv: list[str] | None = None) -> dict:
         mine = [p for p in points if p["series"] == series]
         sources = {f"{'counted' if p['flops_counted'] else 'XLA'} FLOPs, {'counted' if p['bytes_counted'] else 'XLA'} "
                    "bytes" for p in mine}
-        print(f"{series}: {'; '.join(sorted(sources))} (XLA = cost_analysis())")
+        calls = sorted({call for p in mine for call in p["opaque_calls"]})
+        print(f"{series}: {'; '.join(sorted(sources))} (XLA = cost_analysis(), where it covers the whole program)"
+              + (f"; library calls it cannot see into: {', '.join(calls)}" if calls else ""))
     per_step = ", ".join(f"k={p['size']}: {p['compiler_flops'] / (args.elements * p['size']):g}"
                          for p in points if p["series"] == "chain")
     print(f"chain FLOPs counted by hand, {CHAIN_FLOPS_PER_STEP} per element per step; XLA's estimate per element "
