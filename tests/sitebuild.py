@@ -20,9 +20,13 @@ def copy_fixture(name: str, destination: Path) -> Path:
     return destination
 
 
-def build(source: Path, out: Path, *languages: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    """Build ``source`` into ``out``; returns the finished process, output in ``.stdout``."""
+def build(source: Path, out: Path, *languages: str, env: dict | None = None,
+          kept: Path | None = None) -> subprocess.CompletedProcess:
+    """Build ``source`` into ``out`` (with kept GPU outputs from ``kept``); returns the finished process,
+    output in ``.stdout``."""
     command = [sys.executable, "-m", "learnjax_site.build", "--source", str(source), "--out", str(out)]
+    if kept:
+        command += ["--kept", str(kept)]
     if languages:
         command += ["--lang", *languages]
     environment = {**os.environ, "PYTHONPATH": str(ROOT / "docs" / "_ext"), **(env or {})}

@@ -15,6 +15,8 @@ CASES = {
     "warning": (14, ["WARNING", "undefined label"]),
     "incomplete": (8, ["this ko lesson lacks an exercise", "a solution", "docs.jax.dev", "design.md"]),
 }
+STAGE = {"raises": "execute", "hidden-assert": "execute", "unknown-lang": "stage", "unpaired": "stage",
+         "headings": "stage", "warning": "render", "incomplete": "stage"}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -26,7 +28,10 @@ def test_broken_page_stops_the_build(case, tmp_path):
     assert f"broken/{case}/index.md:{line}:" in output, output[-3000:]
     for word in words:
         assert word in output, output[-3000:]
-    assert "The ko build failed" in output
+    # stopped where the problem shows: reading the pages (staging), executing them, or rendering
+    stopped = {"stage": f"Staging {FIXTURES / 'broken' / case} failed", "execute": "The build stopped before rendering",
+               "render": "The ko build failed"}
+    assert stopped[STAGE[case]] in output, output[-3000:]
     assert not (tmp_path / "out" / "html" / "index.html").exists()
 
 

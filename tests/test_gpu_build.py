@@ -134,9 +134,10 @@ def test_the_record_of_the_fixture_build(site, tmp_path):
     assert path == tmp_path / "cpu-2026-11-22.json"
     made = json.loads(path.read_text(encoding="utf8"))
     assert made["backend"] == "cpu" and made["device_kind"] == "cpu"
-    assert made["checks"]["executed"] == {"ko": ["part/first", "part/second"], "en": []}
+    assert made["checks"]["outputs"] == {"kept": [], "cache": [], "executed": ["part/first", "part/second"]}
     assert made["checks"]["every_page_executed_in_this_build"] is True
-    assert made["checks"]["second_language_executed_nothing"] is True
+    assert made["checks"]["languages_agree"] is True
+    assert made["checks"]["cpu_pages"] == ["part/first", "part/second"] and made["checks"]["gpu_pages"] == []
     assert made["numbers"]["part/first"]["answer"] == 42  # first.md glues 6 * 7
     assert made["build_report"]["kernels"]["ko"]["backend"] == "cpu"
     with pytest.raises(SystemExit, match="not only on 'gpu'"):

@@ -131,11 +131,11 @@ def test_a_planted_record_line_is_caught(sessions):
     found = [call for _, script in run_scripts(planted) for call in project_code_calls(script, sessions)]
     assert found == ["PYTHONPATH=docs/_ext python3 -m learnjax_site.record --out _record --require-backend gpu",
                      "nox -s no-such-session  (names no existing nox session)",
-                     "bash .ci/gpu-build wheelhouse  (.ci/gpu-build runs project code outside nox)"]
+                     "bash .ci/gpu-run --budget 500  (.ci/gpu-run runs project code outside nox)"]
 
 
 def test_the_sessions_the_workflows_need_exist(sessions):
-    assert {"docs", "tests", "publish", "browser", "lint", "lock", "wheelhouse"} <= sessions
+    assert {"docs", "tests", "publish", "browser", "lint", "lock", "gpu-prepare", "gpu-import", "gpu-dryrun"} <= sessions
 
 
 # --- locked installs -----------------------------------------------------------------------------
@@ -158,8 +158,8 @@ def test_ci_checks_the_lock_and_runs_the_publishing_session():
 
 def test_every_locked_group_is_exported(noxfile):
     exported = {path.stem for path in (ROOT / "requirements").glob("*.txt")}
-    assert exported == set(noxfile.LOCKED_GROUPS)
-    for group in noxfile.LOCKED_GROUPS:
+    assert exported == set(noxfile.LOCKED_GROUPS) | {"gpu-carry"}
+    for group in [*noxfile.LOCKED_GROUPS, "gpu-carry"]:
         text = (ROOT / "requirements" / f"{group}.txt").read_text(encoding="utf8")
         assert noxfile.FINGERPRINT.search(text).group(1) == noxfile.groups_fingerprint(), group
         requirements = [line for line in text.splitlines() if line[:1].isalnum()]
@@ -184,24 +184,59 @@ def test_a_session_stops_naming_nox_s_lock_when_pyproject_changed(noxfile, monke
         noxfile.locked_requirements(FakeSession(), "docs")
 
 
-def test_the_gpu_group_pins_jax_for_cuda_on_python_3_12():
-    text = (ROOT / "requirements" / "gpu.txt").read_text(encoding="utf8")
-    assert re.search(r"^jax==0\.11\.2 ; python_full_version >= '3\.12'", text, re.MULTILINE)
-    assert re.search(r"^jax-cuda13-plugin==0\.11\.2 ;", text, re.MULTILINE)
-    docs = (ROOT / "requirements" / "docs.txt").read_text(encoding="utf8")
-    assert re.search(r"^jax==0\.10\.\d+ ; python_full_version < '3\.12'", docs, re.MULTILINE)
+def test_one_jax_everywhere_the_gpu_machines_jax():
+    """Every group runs jax 0.11.2 on Python 3.12, as the GPU machines do; the gpu group adds CUDA 13's plugin."""
+    assert noxfile_pyproject()["project"]["requires-python"] == "==3.12.*"
+    for group in ("lessons", "docs", "test", "gpu", "gpu-image"):
+        text = (ROOT / "requirements" / f"{group}.txt").read_text(encoding="utf8")
+        assert re.search(r"^jax==0\.11\.2 \\$", text, re.MULTILINE), group
+        assert re.search(r"^jaxlib==0\.11\.2 \\$", text, re.MULTILINE), group
+    gpu, docs = ((ROOT / "requirements" / f"{g}.txt").read_text(encoding="utf8") for g in ("gpu", "docs"))
+    assert re.search(r"^jax-cuda13-plugin==0\.11\.2 ;", gpu, re.MULTILINE)
     assert "jax-cuda13-plugin" not in docs
 
 
-def test_the_wheelhouse_keeps_only_the_target_pythons_entries(noxfile):
+def noxfile_pyproject() -> dict:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf8"))
+
+
+def test_what_a_gpu_run_carries_leaves_out_the_image_and_sphinx(noxfile):
+    """gpu-carry.txt: the kernel side of the lessons group, less what the image has and what only Sphinx uses."""
+    text = (ROOT / "requirements" / "gpu-carry.txt").read_text(encoding="utf8")
+    carried = {noxfile.distribution_name(line) for line in text.splitlines() if line[:1].isalnum()}
+    assert {"ipykernel", "nbclient", "myst-nb", "docutils", "koreanize-matplotlib", "flax", "optax"} <= carried
+    assert not carried & set(noxfile.gpu_image_packages())
+    assert not carried & set(noxfile.NOT_ON_THE_GPU)
+    assert " ; " not in text  # markers were evaluated for the GPU machine's Linux CPython 3.12
+
+
+def test_the_gpu_image_group_names_only_what_the_image_has(noxfile):
+    listed = (ROOT / "tools" / "gpu-image" / "packages.txt").read_text(encoding="utf8").splitlines()
+    image = {noxfile.distribution_name(name) for name in listed if name and not name.startswith("#")}
+    assert set(noxfile.gpu_image_packages()) <= image
+    assert {"jax", "jaxlib", "numpy", "matplotlib", "scikit-learn"} <= set(noxfile.gpu_image_packages())
+
+
+def test_exports_for_another_machine_keep_only_its_entries(noxfile):
     exported = ("# head\n"
                 "a==1 ; python_full_version < '3.12' \\\n    --hash=sha256:aa\n"
                 "a==2 ; python_full_version >= '3.12' \\\n    --hash=sha256:bb\n"
                 "b==3 \\\n    --hash=sha256:cc\n"
                 "c==4 ; sys_platform == 'win32' \\\n    --hash=sha256:dd\n")
-    assert noxfile.for_target(exported, "3.12") == (
-        "# head\na==2 \\\n    --hash=sha256:bb\nb==3 \\\n    --hash=sha256:cc\n")
-    assert "a==1 \\\n    --hash=sha256:aa" in noxfile.for_target(exported, "3.11")
+    assert noxfile.for_target(exported) == "# head\na==2 \\\n    --hash=sha256:bb\nb==3 \\\n    --hash=sha256:cc\n"
+
+
+def test_python_3_12_is_found_or_the_sessions_say_how_to_get_it(noxfile, monkeypatch):
+    assert noxfile.PYTHON and noxfile.find_python() == noxfile.PYTHON
+    ran = subprocess.run([noxfile.PYTHON, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True,
+                         text=True)
+    assert ran.stdout.strip() == "(3, 12)"
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setenv("PYENV_ROOT", "/nonexistent")
+    assert noxfile.find_python("3.99") is None
+    assert "apt-get install python3.12" in noxfile.NO_PYTHON and "pyenv install 3.12" in noxfile.NO_PYTHON
 
 
 # --- hardening (the review's findings, by number) ------------------------------------------------
@@ -304,20 +339,19 @@ def test_the_token_never_travels_in_a_url(pages):  # 7
     assert "credential.helper" in script
 
 
-# --- .ci/gpu-build parses its arguments (15) ----------------------------------------------------
+# --- .ci/gpu-run parses its arguments and refuses a tree without what it carries ----------------
 
 @pytest.mark.parametrize("arguments, code, message", [
-    (["--help"], 0, "usage: bash .ci/gpu-build"),
-    (["--", "-v"], 2, "no wheelhouse/requirements.txt"),
-    (["-v"], 2, "unknown option -v"),
-    (["a", "b"], 2, "one wheel folder only"),
+    (["--help"], 0, "usage: OUT=FOLDER bash .ci/gpu-run"),
+    (["--budget", "60"], 2, "no .gpu-run/: run nox -s gpu-prepare"),
+    (["-v"], 2, "unknown argument -v"),
 ])
-def test_gpu_build_parses_its_arguments(arguments, code, message, tmp_path):
-    """Run from a copy in an empty checkout, so that a wheelhouse/ of the real one is never installed."""
-    script = tmp_path / ".ci" / "gpu-build"
+def test_gpu_run_parses_its_arguments(arguments, code, message, tmp_path):
+    """Run from a copy in an empty checkout, so that a .gpu-run/ of the real one is never used."""
+    script = tmp_path / ".ci" / "gpu-run"
     script.parent.mkdir()
-    shutil.copyfile(ROOT / ".ci" / "gpu-build", script)
+    shutil.copyfile(ROOT / ".ci" / "gpu-run", script)
     ran = subprocess.run(["bash", str(script), *arguments], capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "LEARNJAX_GPU_VENV": str(tmp_path / "venv")})
+                         env={**os.environ, "OUT": str(tmp_path / "out")})
     assert ran.returncode == code
     assert message in ran.stdout + ran.stderr

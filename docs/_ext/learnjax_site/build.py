@@ -25,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+import nbformat
+
 from . import kernel, not_found, outputs, runner, sitemap, stage
 from .bilingual import LANGUAGE_NAMES, LANGUAGES
 from .provenance import REQUIRE_ACCELERATOR, accelerator_required
@@ -95,9 +97,9 @@ def prepare(source: Path, out: Path, kept_folder: Path | None) -> Path:
         kept = outputs.KeptOutputs(kept_folder) if kept_folder else None
     except outputs.KeptOutputsError as error:
         sys.exit(f"kept outputs: {error}")
-    kept_pages = {page for page, entry in staged["pages"].items()
-                  if kept and kept.pages.get(page, {}).get("hash") == entry["hash"]}
-    pending = [page for page in staged["pages"] if page not in kept_pages]
+    code = {page: entry for page, entry in staged["pages"].items() if entry["code"]}
+    kept_pages = {page for page, entry in code.items() if kept and kept.pages.get(page, {}).get("hash") == entry["hash"]}
+    pending = [page for page in code if page not in kept_pages]
     machine, local, manifest = kept.machine if kept else None, None, {"pages": {}}
     if pending:
         kernel.set_kernel_memory_settings()
@@ -118,6 +120,9 @@ def prepare(source: Path, out: Path, kept_folder: Path | None) -> Path:
     executed_here = outputs.results_notebooks(local) if local else {}
     chosen, pages = {}, {}
     for page, entry in staged["pages"].items():
+        if not entry["code"]:  # nothing to execute: the staged notebook is its own outputs
+            chosen[page] = (nbformat.read(out / "stage" / entry["notebook"], as_version=4), 0.0)
+            continue
         if page in kept_pages:
             notebook, seconds, how = kept.notebook(page), kept.pages[page]["seconds"], "kept"
         else:

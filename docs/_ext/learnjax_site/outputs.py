@@ -69,11 +69,11 @@ def describe(machine: dict) -> str:
 class KeptOutputs:
     """The kept outputs in one folder (``reports/gpu``): read, checked, written."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, check: bool = True):
         self.folder = folder
         index_file = folder / KEPT_INDEX
         self.index = json.loads(index_file.read_text(encoding="utf8")) if index_file.is_file() else None
-        if self.index is not None:
+        if self.index is not None and check:
             self.check()
 
     @property
@@ -125,9 +125,7 @@ class KeptOutputs:
                                    "JAX versions. Run on the same kind, or replace every kept page (--fresh)")
         import nbformat
 
-        run_name = self.record_run(manifest, today)
-        index = self.index or {"made_by": "python -m learnjax_site.outputs keep", "machine": machine, "pages": {}}
-        found = {status: [] for status in ("kept", "failed", "left")}
+        found, notebooks = {status: [] for status in ("kept", "failed", "left")}, {}
         with zipfile.ZipFile(results / runner.OUTPUTS) as archive:
             for page, entry in sorted(manifest["pages"].items()):
                 if entry["status"] != runner.OK:
@@ -139,13 +137,19 @@ class KeptOutputs:
                     raise KeptOutputsError(f"{results}: {page}'s notebook was made on "
                                            f"{describe(record) if record else 'no known machine'}, not on the "
                                            f"manifest's {describe(machine)}")
-                target = self.notebook_file(page)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with gzip.GzipFile(target, "wb", compresslevel=9, mtime=0) as handle:  # same bytes, same file
-                    handle.write(nbformat.writes(notebook).encode("utf8"))
-                index["pages"][page] = {"hash": entry["hash"], "seconds": entry["seconds"],
-                                        "ran_at": record["ran_at"], "commit": manifest.get("commit"), "run": run_name}
+                notebooks[page] = (notebook, record)
                 found["kept"].append(page)
+        # every page checked: now write
+        run_name = self.record_run(manifest, today)
+        index = self.index or {"made_by": "python -m learnjax_site.outputs keep", "machine": machine, "pages": {}}
+        for page, (notebook, record) in notebooks.items():
+            entry = manifest["pages"][page]
+            target = self.notebook_file(page)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with gzip.GzipFile(target, "wb", compresslevel=9, mtime=0) as handle:  # same bytes, same file
+                handle.write(nbformat.writes(notebook).encode("utf8"))
+            index["pages"][page] = {"hash": entry["hash"], "seconds": entry["seconds"], "ran_at": record["ran_at"],
+                                    "commit": manifest.get("commit"), "run": run_name}
         self.folder.mkdir(parents=True, exist_ok=True)
         index["pages"] = dict(sorted(index["pages"].items()))
         (self.folder / KEPT_INDEX).write_text(json.dumps(index, indent=1, ensure_ascii=False) + "\n", encoding="utf8")

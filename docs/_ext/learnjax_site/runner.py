@@ -14,6 +14,9 @@ machine without network"), and it is how ``nox -s docs`` executes pages on the m
   pages.json) still fit in the budget; the others are left for the next run.
 * A failing page never stops the others: every failure (the cell's line in the page's source, the
   error) is collected. A cell that runs past ``--cell-timeout`` fails its page.
+* With ``--mirror DIR`` the results are also kept in DIR, and a run whose RESULTS is empty starts
+  from DIR's: a second command on a GPU machine that keeps ignored folders between calls (but gives
+  each call an empty results folder) resumes where the first stopped.
 * After every page, RESULTS/manifest.json (the machine, the versions, the commit, each page's
   status and seconds, every error) and RESULTS/outputs.zip (the executed notebooks of the pages that
   succeeded) are rewritten whole, by replacing the old files: a run killed at its limit keeps every
@@ -44,9 +47,15 @@ OK, FAILED, LEFT = "ok", "failed", "left"
 class Results:
     """A results folder: ``manifest.json`` and ``outputs.zip``, read on start and rewritten after each page."""
 
-    def __init__(self, folder: Path, machine: dict, staged: dict):
-        self.folder = folder
+    def __init__(self, folder: Path, machine: dict, staged: dict, mirror: Path | None = None):
+        self.folder, self.mirror = folder, mirror
         folder.mkdir(parents=True, exist_ok=True)
+        if mirror is not None:
+            mirror.mkdir(parents=True, exist_ok=True)
+            if read_manifest(folder) is None and read_manifest(mirror) is not None:  # resume an earlier call's run
+                for name in (MANIFEST, OUTPUTS):
+                    if (mirror / name).is_file():
+                        (folder / name).write_bytes((mirror / name).read_bytes())
         old = read_manifest(folder)
         if old and old["machine"].get("device_kind") != machine.get("device_kind"):
             raise SystemExit(f"{folder}: holds outputs made on {old['machine'].get('device_kind')}, not on this "
@@ -88,6 +97,10 @@ class Results:
         manifest_file.write_text(json.dumps(self.manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf8")
         os.replace(archive_file, self.folder / OUTPUTS)
         os.replace(manifest_file, self.folder / MANIFEST)
+        if self.mirror is not None:  # a copy that outlives the results folder (the next call on a warm machine)
+            for name in (OUTPUTS, MANIFEST):
+                (self.mirror / (name + ".new")).write_bytes((self.folder / name).read_bytes())
+                os.replace(self.mirror / (name + ".new"), self.mirror / name)
 
 
 def read_manifest(folder: Path) -> dict | None:
@@ -148,7 +161,7 @@ def page_errors(notebook, source: str, source_map: list[int], cell: int | None, 
 
 def run(staged_dir: Path, source_dir: Path, out: Path, budget: float | None = None, kept: Path | None = None,
         pages: list[str] | None = None, cell_timeout: float = 300, expected_default: float = 20,
-        machine: dict | None = None, log=print) -> dict:
+        machine: dict | None = None, log=print, mirror: Path | None = None) -> dict:
     """Execute the staged pages into ``out``; return the manifest (see the module's docstring)."""
     import nbformat
 
@@ -161,12 +174,12 @@ def run(staged_dir: Path, source_dir: Path, out: Path, budget: float | None = No
         machine = kernel.probe(kernel.kernel_python())
     log(f"kernel: {machine['backend']} / {machine['device_kind']} × {machine['device_count']}, "
         f"jax {machine['jax']} / jaxlib {machine['jaxlib']}; memory: {memory or 'defaults'}")
-    results = Results(out, machine, staged)
+    results = Results(out, machine, staged, mirror)
     results.manifest["budget_seconds"] = budget
     already_kept = kept_hashes(kept)
     started = time.perf_counter()
     for page, entry in staged["pages"].items():
-        if pages and page not in pages:
+        if (pages and page not in pages) or not entry["code"]:
             continue
         if results.done(page, entry["hash"]) or entry["hash"] in already_kept:
             continue
@@ -215,9 +228,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cell-timeout", type=float, default=300, help="seconds a cell may run (default 300)")
     parser.add_argument("--expected-default", type=float, default=20,
                         help="seconds expected of a page with no earlier run (default 20)")
+    parser.add_argument("--mirror", type=Path, help="also keep the results here, and resume from them when --out "
+                        "is empty (a second call on a machine that kept its files)")
     args = parser.parse_args(argv)
     manifest = run(args.staged, args.source, args.out, args.budget, args.kept, args.pages, args.cell_timeout,
-                   args.expected_default)
+                   args.expected_default, mirror=args.mirror)
     text, status = summary(manifest)
     print(text, flush=True)
     return status

@@ -7,8 +7,10 @@ the cache hashes, are the same in both) with execution off and the ``learnjax-st
 which writes nothing of the site. myst-nb still writes each page's notebook as it would hand it to
 the execution cache: its code cells, the hidden provenance cell with the programs' fingerprints,
 and the kernelspec. This module copies those notebooks to ``<out>/notebooks/<page>.ipynb`` and
-writes ``<out>/pages.json``: for each page with code, its source file, each cell's line in it (for
-error messages), and the hash jupyter-cache gives the notebook (which kept outputs must match).
+writes ``<out>/pages.json``: for each page, its source file, each cell's line in it (for error
+messages), the hash jupyter-cache gives the notebook (which kept outputs must match) and whether it
+has code (a page without code is never executed: its notebook goes into the cache as it is, which
+spares myst-nb a kernel for it).
 
 The runner (``learnjax_site.runner``) executes these notebooks on any machine; the build then
 puts the outputs in the execution cache, where the render finds them by that same hash.
@@ -61,8 +63,6 @@ def write_staged(written: Path, srcdir: Path, out: Path, source_maps: dict, doc2
         if not notebook_file.is_file():
             continue
         notebook = nbformat.read(notebook_file, as_version=4)
-        if not any(cell.cell_type == "code" for cell in notebook.cells):
-            continue
         target = out / "notebooks" / f"{docname}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(notebook, target)
@@ -71,6 +71,7 @@ def write_staged(written: Path, srcdir: Path, out: Path, source_maps: dict, doc2
             "notebook": target.relative_to(out).as_posix(),
             "hash": notebook_hash(notebook),
             "source_map": source_maps[docname],
+            "code": any(cell.cell_type == "code" for cell in notebook.cells),  # without: nothing to execute
         }
     staged = {"made_by": "python -m learnjax_site.stage", "pages": pages}
     (out / PAGES_FILE).write_text(json.dumps(staged, indent=1) + "\n", encoding="utf8")
@@ -101,7 +102,7 @@ def stage(source: Path, out: Path, extra: list[str] | None = None) -> dict:
     if result.returncode != 0:
         sys.exit(f"Staging {source} failed (exit {result.returncode}); see the messages above.")
     staged = json.loads((out / PAGES_FILE).read_text(encoding="utf8"))
-    print(f"staged {len(staged['pages'])} page(s) with code in {time.perf_counter() - started:.1f} s: {out}",
+    print(f"staged {sum(p['code'] for p in staged['pages'].values())} page(s) with code in {time.perf_counter() - started:.1f} s: {out}",
           flush=True)
     return staged
 
