@@ -73,7 +73,7 @@ def test_code_runs_once_before_either_language_is_rendered(site):
         assert records[(name, "ko")]["outputs"] == records[(name, "en")]["outputs"] == "executed"
         assert records[(name, "en")]["ran_at"] == records[(name, "ko")]["ran_at"]
     assert "ok     part/first" in site["log"] and "ok     part/second" in site["log"]
-    for language in ("Korean (ko)", "English (en)"):
+    for language in ("한국어 (ko)", "English (en)"):
         rendering = site["log"].split(f"=== Building {language} ===")[1].split("=== Building")[0]
         assert "Executing notebook" not in rendering
         assert rendering.count("Using cached notebook") == 2

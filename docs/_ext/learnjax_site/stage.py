@@ -29,6 +29,8 @@ from sphinx.builders.dummy import DummyBuilder
 
 CONF_DIR = Path(__file__).resolve().parents[2]  # docs/, where conf.py is
 PAGES_FILE = "pages.json"
+# Sphinx's warnings that only say the outputs are not there yet; the render reports the real ones.
+QUIET = "mystnb.glue,myst-nb.lexer,mystnb.unknown_mime_type"
 
 
 class StageBuilder(DummyBuilder):
@@ -87,15 +89,16 @@ def on_builder_inited(app) -> None:
 def stage(source: Path, out: Path, extra: list[str] | None = None) -> dict:
     """Stage the pages of ``source`` into ``out`` (emptied first); return pages.json's content.
 
-    Stops (SystemExit, naming the page and line) where Sphinx cannot read a page. Sphinx's warnings are
-    not shown (``-Q``): without outputs, every glued name is missing; the render reports real ones.
+    Stops (SystemExit, naming the page and line) where Sphinx cannot read a page. The warnings that
+    only say outputs are missing (every glued name, the cells' lexer) are not shown (``QUIET``).
     """
     import shutil
 
     if out.exists():
         shutil.rmtree(out)
-    command = [sys.executable, "-m", "sphinx", "-b", StageBuilder.name, "-Q", "-E", "-c", str(CONF_DIR),
-               "-D", "language=ko", "-D", "nb_execution_mode=off", "-d", str(out / "doctrees"),
+    command = [sys.executable, "-m", "sphinx", "-b", StageBuilder.name, "-q", "-E", "-c", str(CONF_DIR),
+               "-D", "language=ko", "-D", "nb_execution_mode=off", "-D", f"suppress_warnings={QUIET}",
+               "-d", str(out / "doctrees"),
                str(source), str(out), *(extra or [])]
     started = time.perf_counter()
     result = subprocess.run(command)
