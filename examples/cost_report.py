@@ -3,7 +3,11 @@
 The exercise of the lesson "Looking inside a compiled program". For each kernel (matrix products
 at two sizes, an elementwise chain, a sum, a softmax) it compiles the function ahead of time and reads:
 
-* from ``compiled.cost_analysis()``: the FLOPs and the bytes accessed that XLA estimates;
+* from XLA's cost estimate (``cost_analysis()`` of the compiled program, read by
+  ``compiler_cost.xla_cost``): the FLOPs and the bytes accessed. Where XLA cannot count the whole
+  kernel (on a GPU a matrix product usually becomes a cuBLAS call, which the estimate counts as -1),
+  the row uses the kernel's count by hand instead (``by_hand``), and its "cost by" column says so
+  ("hand"; "none" where there is no count by hand either);
 * from ``compiled.as_text()`` (the optimized HLO): how many fusions the entry computation runs;
 * from the clock: warm calls of every kernel measured together, in interleaved rounds
   (``timing.compare``), so that the figures of one kernel can be set against another's; each
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import re
 import sys
 from pathlib import Path
@@ -31,6 +36,7 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
+from compiler_cost import xla_cost  # noqa: E402
 from plotting import PLOT_HELP, legend_below, new_figure, save, say, write_plot  # noqa: E402
 from timing import Timing, compare, device, machine, ms  # noqa: E402
 
@@ -191,23 +197,6 @@ def fused_opcodes(hlo_text: str) -> dict[str, list[str]]:
     return {i.name: inside(i.calls) for i in computations[entry] if i.opcode == "fusion" and i.calls}
 
 
-def cost_dict(cost) -> dict[str, float]:
-    """``compiled.cost_analysis()`` as one dict: JAX 0.10 returns a dict, older versions a list of them.
-
-    >>> cost_dict({"flops": 2.0})
-    {'flops': 2.0}
-    >>> cost_dict([{"flops": 2.0}])
-    {'flops': 2.0}
-    >>> cost_dict(None)
-    {}
-    """
-    if cost is None:
-        return {}
-    if isinstance(cost, (list, tuple)):
-        return dict(cost[0]) if cost else {}
-    return dict(cost)
-
-
 def intensity(flops: float, nbytes: float) -> float:
     """Arithmetic intensity: floating-point operations per byte moved.
 
@@ -228,11 +217,13 @@ def rate(amount: float, seconds: float) -> float:
 
 @dataclasses.dataclass
 class Report:
-    """What one kernel costs (XLA's estimate) and what it achieved (measured).
+    """What one kernel costs and what it achieved (measured). ``source`` says where the cost comes
+    from: ``"XLA"`` (the compiler's estimate, counted whole), ``"hand"`` (the count by hand, where XLA
+    could not count the kernel) or ``"none"`` (neither: the FLOPs and bytes are NaN).
 
     >>> r = Report("k", flops=2e9, bytes_accessed=1e9, fusions=1, timing=Timing([0.5]))
-    >>> r.intensity, r.flop_rate, r.byte_rate
-    (2.0, 4000000000.0, 2000000000.0)
+    >>> r.intensity, r.flop_rate, r.byte_rate, r.source
+    (2.0, 4000000000.0, 2000000000.0, 'XLA')
     """
 
     name: str
@@ -241,6 +232,7 @@ class Report:
     fusions: int
     timing: Timing
     fused: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    source: str = "XLA"
 
     @property
     def intensity(self) -> float:
@@ -255,14 +247,25 @@ class Report:
         return rate(self.bytes_accessed, self.timing.median)
 
 
+def counted(reports) -> list[Report]:
+    """The reports that have a cost (from XLA or by hand): a report without one has NaN figures.
+
+    >>> [r.name for r in counted([Report("a", 1.0, 1.0, 1, Timing([1.0])),
+    ...                            Report("b", math.nan, math.nan, 1, Timing([1.0]), source="none")])]
+    ['a']
+    """
+    return [r for r in reports if math.isfinite(r.flops) and math.isfinite(r.bytes_accessed)]
+
+
 def empirical_roofs(reports) -> tuple[float, float]:
-    """The highest FLOP/s and bytes/s among the reports: lower bounds of the device's true peaks.
+    """The highest FLOP/s and bytes/s among the reports with a cost: lower bounds of the device's true peaks.
 
     >>> a = Report("a", 8e9, 1e9, 1, Timing([1.0]))
     >>> b = Report("b", 1e9, 4e9, 1, Timing([1.0]))
     >>> empirical_roofs([a, b])
     (8000000000.0, 4000000000.0)
     """
+    reports = counted(reports)
     return max(r.flop_rate for r in reports), max(r.byte_rate for r in reports)
 
 
@@ -306,6 +309,26 @@ def chain(x):
     return jnp.maximum(x * 2.0 + 1.0, 0.0) * 0.5 + x
 
 
+def by_hand(name: str) -> tuple[float, float]:
+    """A kernel's (FLOPs, bytes) counted by hand from its name, float32, each input read once and the
+    output written once: a matmul n does 2n³ FLOPs on 3n² elements; the chain 5 per element; the sum
+    one addition per element; the softmax 4 per element (max, subtract, sum, divide; ``exp`` is a
+    transcendental, not a FLOP).
+
+    >>> by_hand("matmul 4"), by_hand("chain 8"), by_hand("sum 8"), by_hand("softmax 2x3")
+    ((128, 192), (40, 64), (8, 36), (24, 48))
+    """
+    kind, size = name.split()
+    if kind == "matmul":
+        n = int(size)
+        return 2 * n**3, 3 * n * n * 4
+    if kind == "softmax":
+        rows, cols = (int(s) for s in size.split("x"))
+        return 4 * rows * cols, 2 * rows * cols * 4
+    n = int(size)
+    return {"chain": (5 * n, 2 * n * 4), "sum": (n, n * 4 + 4)}[kind]
+
+
 def kernels(matmul_sizes, elements: int, softmax_shape) -> dict[str, tuple]:
     """The kernels to report on: ``{name: (function, arguments)}``, float32 inputs.
 
@@ -326,20 +349,27 @@ def kernels(matmul_sizes, elements: int, softmax_shape) -> dict[str, tuple]:
     return chosen
 
 
-def compile_kernel(name: str, function, args) -> tuple:
+def compile_kernel(name: str, function, args, hand: tuple[float, float] | None = None) -> tuple:
     """Compile ``function`` for ``args``; return the compiled program and an untimed ``Report``.
 
-    The report's timing is empty until ``run`` measures it.
+    The cost is XLA's estimate where it counted the whole program (``xla_cost(...).counted``), else
+    ``hand``, the (FLOPs, bytes) counted by hand, else NaN. The report's timing is empty until ``run``
+    measures it.
 
     >>> compiled, r = compile_kernel("double", lambda x: x * 2, (jnp.ones(1024),))
-    >>> r.flops, r.bytes_accessed, r.fusions
-    (1024.0, 8192.0, 1)
+    >>> r.flops, r.bytes_accessed, r.fusions, r.source
+    (1024.0, 8192.0, 1, 'XLA')
     """
     compiled = jax.jit(function).lower(*args).compile()
-    cost = cost_dict(compiled.cost_analysis())
+    cost = xla_cost(compiled)
+    if cost.counted:
+        flops, nbytes, source = cost.flops, cost.bytes_accessed, "XLA"
+    elif hand is not None:
+        flops, nbytes, source = float(hand[0]), float(hand[1]), "hand"
+    else:
+        flops, nbytes, source = math.nan, math.nan, "none"
     hlo = compiled.as_text() or ""
-    report = Report(name, cost.get("flops", 0.0), cost.get("bytes accessed", 0.0), count_fusions(hlo),
-                    Timing([]), fused_opcodes(hlo))
+    report = Report(name, flops, nbytes, count_fusions(hlo), Timing([]), fused_opcodes(hlo), source)
     return compiled, report
 
 
@@ -358,7 +388,7 @@ def run(chosen: dict[str, tuple], rounds: int = 7) -> dict[str, Report]:
     compiled = {}
     reports = {}
     for name, (function, args) in chosen.items():
-        compiled[name], reports[name] = compile_kernel(name, function, args)
+        compiled[name], reports[name] = compile_kernel(name, function, args, by_hand(name))
     calls = {name: (lambda program=compiled[name], args=args: program(*args))
              for name, (_, args) in chosen.items()}
     comparison = compare(calls, rounds=rounds)
@@ -368,17 +398,18 @@ def run(chosen: dict[str, tuple], rounds: int = 7) -> dict[str, Report]:
 
 
 def format_table(reports: dict[str, Report]) -> str:
-    """A plain-text table, one row per kernel: its cost, its time (median, fastest–slowest), its rates at
-    the median, and its bound and share of the roof from the empirical roofs.
+    """A plain-text table, one row per kernel: its cost and where it comes from (XLA, hand, none), its
+    time (median, fastest–slowest), its rates at the median, and its bound and share of the roof from
+    the empirical roofs ("-" where the kernel has no cost).
 
     >>> a = Report("a", 8e9, 1e9, 1, Timing([1.0, 0.9, 1.2]))
-    >>> b = Report("b", 1e9, 4e9, 2, Timing([1.0, 1.1, 0.95]))
+    >>> b = Report("b", 1e9, 4e9, 2, Timing([1.0, 1.1, 0.95]), source="hand")
     >>> c = Report("c", 1e9, 1e9, 1, Timing([1.0, 1.3, 0.8]))
     >>> print(format_table({"a": a, "b": b, "c": c}))  # doctest: +NORMALIZE_WHITESPACE
-    kernel  GFLOP      MB  FLOP/B  median ms (fastest–slowest)  GFLOP/s  GB/s  fusions  bound    of roof
-    a       8.000  1000.0    8.00      1,000 (900–1,200)            8.0   1.0        1  compute    100%
-    b       1.000  4000.0    0.25      1,000 (950–1,100)            1.0   4.0        2  memory     100%
-    c       1.000  1000.0    1.00      1,000 (800–1,300)            1.0   1.0        1  memory      25%
+    kernel  GFLOP      MB  FLOP/B  cost by  median ms (fastest–slowest)  GFLOP/s  GB/s  fusions  bound    of roof
+    a       8.000  1000.0    8.00  XLA          1,000 (900–1,200)            8.0   1.0        1  compute    100%
+    b       1.000  4000.0    0.25  hand         1,000 (950–1,100)            1.0   4.0        2  memory     100%
+    c       1.000  1000.0    1.00  XLA          1,000 (800–1,300)            1.0   1.0        1  memory      25%
     """
     roofs = empirical_roofs(reports.values())
     width = max(len("kernel"), *(len(name) for name in reports))
@@ -386,12 +417,15 @@ def format_table(reports: dict[str, Report]) -> str:
              for name, r in reports.items()}
     time_header = "median ms (fastest–slowest)"
     time_width = max(len(time_header), *(len(t) for t in times.values()))
-    rows = [f"{'kernel':<{width}}  {'GFLOP':>8}  {'MB':>8}  {'FLOP/B':>7}  {time_header:<{time_width}}"
+    rows = [f"{'kernel':<{width}}  {'GFLOP':>8}  {'MB':>8}  {'FLOP/B':>7}  {'cost by':<7}  {time_header:<{time_width}}"
             f"  {'GFLOP/s':>8}  {'GB/s':>7}  {'fusions':>7}  {'bound':<7}  {'of roof':>7}"]
     for name, r in reports.items():
+        has_cost = bool(counted([r]))
         rows.append(f"{name:<{width}}  {r.flops / 1e9:>8.3f}  {r.bytes_accessed / 1e6:>8.1f}  {r.intensity:>7.2f}"
-                    f"  {times[name]:<{time_width}}  {r.flop_rate / 1e9:>8.1f}  {r.byte_rate / 1e9:>7.1f}"
-                    f"  {r.fusions:>7}  {bound(r, roofs):<7}  {roof_fraction(r, roofs):>7.0%}")
+                    f"  {r.source:<7}  {times[name]:<{time_width}}"
+                    f"  {r.flop_rate / 1e9:>8.1f}  {r.byte_rate / 1e9:>7.1f}"
+                    f"  {r.fusions:>7}  {bound(r, roofs) if has_cost else '-':<7}"
+                    f"  {format(roof_fraction(r, roofs), '>7.0%') if has_cost else '-':>7}")
     return "\n".join(rows)
 
 
@@ -402,13 +436,15 @@ def plot(reports: dict[str, Report], path: str, language: str = "en") -> None:
 
     peak_flops, peak_bytes = empirical_roofs(reports.values())
     fig, ax = new_figure()
+    reports = {r.name: r for r in counted(reports.values())}   # a kernel without a cost has no point
     low = min(r.intensity for r in reports.values()) / 4
     high = max(r.intensity for r in reports.values()) * 4
     x = np.geomspace(low, high, 200)
     ax.plot(x, np.minimum(peak_flops, x * peak_bytes) / 1e9, color="gray", linestyle="--",
             label=say(language, "측정한 최고치로 그린 지붕", "roofs from the best measured rates"))
     for name, r in reports.items():
-        ax.plot(r.intensity, r.flop_rate / 1e9, marker="o", linestyle="none", label=name)
+        label = name if r.source == "XLA" else say(language, f"{name} (손으로 센 비용)", f"{name} (cost by hand)")
+        ax.plot(r.intensity, r.flop_rate / 1e9, marker="o", linestyle="none", label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(say(language, "산술 강도 (FLOP/바이트)", "arithmetic intensity (FLOP/byte)"))
@@ -432,9 +468,16 @@ def main(argv: list[str] | None = None) -> dict[str, Report]:
     parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
     print(f"{machine()}; {args.rounds} interleaved rounds of warm calls (timing.compare); "
-          "FLOPs and bytes from compiled.cost_analysis(); rates at the median time")
+          "FLOPs and bytes from XLA's cost estimate (xla_cost) where it counted the kernel whole; "
+          "rates at the median time")
     reports = run(kernels(args.matmul_sizes, args.elements, args.softmax_shape), args.rounds)
     print(format_table(reports))
+    by_hand_rows = [r.name for r in reports.values() if r.source != "XLA"]
+    if by_hand_rows:
+        print(f"XLA could not count {', '.join(by_hand_rows)} whole (a library call such as cuBLAS counts -1): "
+              "those rows use the count by hand (cost by: hand)")
+    else:
+        print("XLA counted every kernel whole: every row's cost is the compiler's estimate")
     peak_flops, peak_bytes = empirical_roofs(reports.values())
     print(f"roofs (best measured): {peak_flops / 1e9:,.1f} GFLOP/s, {peak_bytes / 1e9:,.1f} GB/s; "
           f"ridge point {peak_flops / peak_bytes:,.2f} FLOP/B")

@@ -6,6 +6,9 @@ For each dropout rate the program trains a fresh model with ``optax.adam(1e-3)``
 64 drawn from ``jax.random.key(0)`` (the same minibatches for every rate), one ``nnx.jit`` step at
 a time, and every ``--eval-every`` steps measures the accuracy on the test data through
 ``nnx.view(model, deterministic=True)``, a view of the same model with dropout switched off.
+With two rates it then sets the last two models against each other image by image: on how many
+test images only one of them was right, and whether that split is beyond luck (``sign_test_p``, a
+two-sided sign test at 95%). One run per rate says nothing of the luck of the initialization.
 
     python examples/nnx_digits.py --steps 1500 --rates 0.0 0.2 --plot nnx_digits.png
 
@@ -15,6 +18,7 @@ writes nnx_digits.ko.png and nnx_digits.en.png: the same curves, labelled in Kor
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -85,6 +89,51 @@ def accuracy_of(model, x, y):
     return (model(x).argmax(-1) == y).mean()
 
 
+@nnx.jit
+def correct_of(model, x, y):
+    """For each row of ``x``, whether its largest logit is at label ``y``.
+
+    >>> model = MLP(0.0, rngs=nnx.Rngs(0))
+    >>> x = jnp.ones((4, 64))
+    >>> correct_of(model, x, model(x).argmax(-1)).tolist()
+    [True, True, True, True]
+    """
+    return model(x).argmax(-1) == y
+
+
+def disagreements(correct_a, correct_b) -> tuple[int, int]:
+    """How many images only model a got right, and how many only model b did.
+
+    >>> disagreements([True, True, False, False], [True, False, True, True])
+    (1, 2)
+    """
+    a, b = np.asarray(correct_a, bool), np.asarray(correct_b, bool)
+    return int(np.sum(a & ~b)), int(np.sum(~a & b))
+
+
+def sign_test_p(wins: int, losses: int) -> float:
+    """Two-sided exact sign test: the chance of a split at least this uneven if each disagreement
+    were a coin toss. Below 0.05, the split separates (95%); the images both models got right, or
+    both wrong, say nothing about which is better.
+
+    >>> round(sign_test_p(6, 4), 3), round(sign_test_p(15, 3), 4), sign_test_p(0, 0)
+    (0.754, 0.0075, 1.0)
+    """
+    n = wins + losses
+    tail = sum(math.comb(n, k) for k in range(min(wins, losses) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def initial_values(model) -> dict[str, np.ndarray]:
+    """A copy, on the host, of the model's parameters by path (``nnx.state`` shares the live variables).
+
+    >>> sorted(initial_values(MLP(0.0, rngs=nnx.Rngs(0))))[:2]
+    ["['linear1']['bias'].value", "['linear1']['kernel'].value"]
+    """
+    leaves = jax.tree_util.tree_flatten_with_path(nnx.state(model, nnx.Param))[0]
+    return {jax.tree_util.keystr(path): np.array(leaf) for path, leaf in leaves}
+
+
 def train(rate: float, steps: int, eval_every: int, data=None) -> dict:
     """Train a fresh MLP with dropout ``rate`` for ``steps`` steps; record the mean training loss and
     the test accuracy every ``eval_every`` steps (and before the first).
@@ -101,7 +150,8 @@ def train(rate: float, steps: int, eval_every: int, data=None) -> dict:
     def test_accuracy():
         return float(accuracy_of(nnx.view(model, deterministic=True), X_test, y_test))  # dropout off
 
-    record = {"rate": rate, "steps": [0], "accuracy": [test_accuracy()], "loss": []}
+    record = {"rate": rate, "steps": [0], "accuracy": [test_accuracy()], "loss": [],
+              "initial": initial_values(model), "batches": batches}   # to check that runs start alike
     losses = []
     for step in range(1, steps + 1):
         idx = batches[step - 1]
@@ -111,6 +161,7 @@ def train(rate: float, steps: int, eval_every: int, data=None) -> dict:
             record["accuracy"].append(test_accuracy())
             record["loss"].append(float(jnp.mean(jnp.stack(losses))))  # one wait per evaluation
             losses = []
+    record["correct"] = np.asarray(correct_of(nnx.view(model, deterministic=True), X_test, y_test))  # per image
     return record
 
 
@@ -147,6 +198,12 @@ def main(argv: list[str] | None = None) -> list[dict]:
         print(f"dropout {run['rate']:g}: test accuracy {run['accuracy'][-1]:.4f} after {run['steps'][-1]} steps "
               f"(best {run['accuracy'][best]:.4f} at step {run['steps'][best]}); mean training loss of the last "
               f"{args.eval_every} steps {run['loss'][-1]:.4f}")
+    if len(runs) == 2:
+        wins, losses = disagreements(runs[1]["correct"], runs[0]["correct"])
+        p = sign_test_p(wins, losses)
+        print(f"dropout {runs[1]['rate']:g} against {runs[0]['rate']:g}: right where the other was wrong on {wins} "
+              f"test images, wrong where it was right on {losses}; sign test p = {p:.3g}: "
+              + ("the split separates (95%)" if p < 0.05 else "within the luck of which images disagree (95%)"))
     write_plot(plot, args.plot, runs)
     return runs
 
