@@ -94,6 +94,34 @@ def _magic_reads(node: ast.AST) -> set[str]:
     return names
 
 
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _comprehension_only(node: ast.AST) -> set[str]:
+    """Names bound only as a comprehension's variables, which are local to it: Python 3.12's symtable
+    (PEP 709 inlines comprehensions) lists them in the enclosing scope, as if the statement bound them.
+
+    >>> sorted(_comprehension_only(ast.parse("d = {k: v for k, v in items}")))
+    ['k', 'v']
+    >>> sorted(_comprehension_only(ast.parse("f(k, [k for k in ks])")))  # k is read outside too
+    []
+    """
+    inside, outside = set(), set()
+
+    def visit(inner: ast.AST, in_comprehension: bool) -> None:
+        if isinstance(inner, _COMPREHENSIONS):
+            for generator in inner.generators:
+                inside.update(name.id for name in ast.walk(generator.target) if isinstance(name, ast.Name))
+            in_comprehension = True
+        elif isinstance(inner, ast.Name) and not in_comprehension:
+            outside.add(inner.id)
+        for child in ast.iter_child_nodes(inner):
+            visit(child, in_comprehension)
+
+    visit(node, False)
+    return inside - outside
+
+
 def _site_only(node: ast.AST) -> bool:
     for inner in ast.walk(node):
         modules = []
@@ -116,6 +144,8 @@ def statements(cell: int, cell_source: str) -> list[Statement]:
     [(1, ['x'], ['y']), (2, ['v'], ['xs'])]
     >>> [sorted(s.reads) for s in statements(0, "f = jax.jit(lambda v: v * k)\\ntotal += 1")]
     [['jax', 'k'], ['total']]
+    >>> [(sorted(s.binds), sorted(s.reads)) for s in statements(0, "d = {n: [] for n in names}")]
+    [(['d'], ['names'])]
     """
     code = python_source(cell_source)
     code_lines = code.splitlines()
@@ -127,8 +157,10 @@ def statements(cell: int, cell_source: str) -> list[Statement]:
         else:
             segment = ast.get_source_segment(code, node) or ""
         table = symtable.symtable(segment, "<cell>", "exec")
+        local_to_comprehensions = _comprehension_only(node)
         binds = {s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()}
-        reads = _scope_reads(table, top=True) | _magic_reads(node)
+        binds -= local_to_comprehensions
+        reads = (_scope_reads(table, top=True) - local_to_comprehensions) | _magic_reads(node)
         if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
             reads.add(node.target.id)
         if isinstance(node, _COMPOUND):
