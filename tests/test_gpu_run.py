@@ -146,7 +146,8 @@ def test_the_render_takes_kept_gpu_outputs_and_executes_nothing(site, tmp_path):
     source, out = copy_fixture("site", tmp_path / "pages"), tmp_path / "out"
     result = build(source, out, env={"LEARNJAX_REQUIRE_ACCELERATOR": "1"}, kept=kept)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert "outputs: 2 kept (GPU), 0 from this machine's earlier builds, 0 executed now" in result.stdout
+    assert (f"outputs: 2 kept (made on {H100}), 0 from this machine's earlier builds, 0 executed now"
+            in result.stdout)
     assert "Executing notebook" not in result.stdout + result.stderr and not (out / "executed").exists()
     site_out = {"html": out / "html"}
     assert "NVIDIA H100 80GB HBM3 GPU" in page(site_out, "en", "part/first").select_one(".learnjax-provenance").text

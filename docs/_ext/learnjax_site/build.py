@@ -142,7 +142,8 @@ def prepare(source: Path, out: Path, kept_folder: Path | None) -> Path:
     report.write_text(json.dumps({"cache": str((out / ".jupyter_cache" / "render").resolve()), "machine": machine,
                                   "pages": pages}, indent=1) + "\n", encoding="utf8")
     counts = {how: sum(p["outputs"] == how for p in pages.values()) for how in ("kept", "cache", "executed")}
-    print(f"outputs: {counts['kept']} kept (GPU), {counts['cache']} from this machine's earlier builds, "
+    made_on = f" (made on {kept.machine['device_kind']})" if kept and kept.machine else ""
+    print(f"outputs: {counts['kept']} kept{made_on}, {counts['cache']} from this machine's earlier builds, "
           f"{counts['executed']} executed now", flush=True)
     return report
 
