@@ -24,7 +24,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from learnjax_site import gpu_run, outputs, record, runner
-from sitebuild import FIXTURES, ROOT, build, copy_fixture, page
+from sitebuild import ROOT, build, copy_fixture, page
 
 H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
 
@@ -77,7 +77,8 @@ def test_a_run_reports_every_failure_keeps_finished_pages_and_resumes(staged_run
     assert statuses == {"a-ok": "ok", "b-assert": "failed", "c-ok": "ok", "d-timeout": "failed", "e-slow": "left"}
     text, status = runner.summary(first)
     assert status == 1
-    assert f"{source / 'b-assert.md'}:18: this code cell raised AssertionError: the page's claim no longer holds" in text
+    claim = "this code cell raised AssertionError: the page's claim no longer holds"
+    assert f"{source / 'b-assert.md'}:18: {claim}" in text
     assert f"{source / 'd-timeout.md'}:18: the cell ran past 3 s (--cell-timeout)" in text
     with zipfile.ZipFile(results / runner.OUTPUTS) as archive:  # written after every page
         assert sorted(archive.namelist()) == ["a-ok.ipynb", "c-ok.ipynb"]
@@ -220,8 +221,8 @@ def test_the_tracked_tree_leaves_room_for_what_a_run_carries():
     assert tracked < 32 * 2**20, f"the tree alone is {tracked / 2**20:.1f} MiB"
 
 
-DEVICE_CALL = re.compile(r"run\(kind=\"nvidia-h100-x1\", carry=\[\"\.gpu-run\"\], timeout_s=(\d+),\s*command=\s*\"(.*?)\"\)",
-                         re.DOTALL)
+DEVICE_CALL = re.compile(r"run\(kind=\"nvidia-h100-x1\", carry=\[\"\.gpu-run\"\], timeout_s=(\d+),"
+                         r"\s*command=\s*\"(.*?)\"\)", re.DOTALL)
 
 
 def test_the_gpu_command_is_documented_whole_and_short():

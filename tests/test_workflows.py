@@ -135,7 +135,8 @@ def test_a_planted_record_line_is_caught(sessions):
 
 
 def test_the_sessions_the_workflows_need_exist(sessions):
-    assert {"docs", "tests", "publish", "browser", "lint", "lock", "gpu-prepare", "gpu-import", "gpu-dryrun"} <= sessions
+    assert {"docs", "tests", "publish", "browser", "lint", "lock",
+            "gpu-prepare", "gpu-import", "gpu-dryrun"} <= sessions
 
 
 # --- locked installs -----------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import nbformat
 
 from . import kernel, not_found, outputs, runner, sitemap, stage
 from .bilingual import LANGUAGE_NAMES, LANGUAGES
-from .provenance import REQUIRE_ACCELERATOR, accelerator_required
+from .kernel import REQUIRE_ACCELERATOR, accelerator_required
 from .site_url import base_url
 
 CONF_DIR = Path(__file__).resolve().parents[2]  # docs/, where conf.py is
@@ -98,7 +98,8 @@ def prepare(source: Path, out: Path, kept_folder: Path | None) -> Path:
     except outputs.KeptOutputsError as error:
         sys.exit(f"kept outputs: {error}")
     code = {page: entry for page, entry in staged["pages"].items() if entry["code"]}
-    kept_pages = {page for page, entry in code.items() if kept and kept.pages.get(page, {}).get("hash") == entry["hash"]}
+    kept_hashes = {page: entry["hash"] for page, entry in kept.pages.items()} if kept else {}
+    kept_pages = {page for page, entry in code.items() if kept_hashes.get(page) == entry["hash"]}
     pending = [page for page in code if page not in kept_pages]
     machine, local, manifest = kept.machine if kept else None, None, {"pages": {}}
     if pending:

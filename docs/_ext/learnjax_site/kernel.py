@@ -18,6 +18,17 @@ import subprocess
 import sys
 
 PROVENANCE_KEY = "learnjax_provenance"
+REQUIRE_ACCELERATOR = "LEARNJAX_REQUIRE_ACCELERATOR"
+
+
+def accelerator_required(environ=os.environ) -> bool:
+    """Whether the build must show a GPU's outputs only: ``LEARNJAX_REQUIRE_ACCELERATOR`` is 1, true or yes.
+
+    >>> accelerator_required({"LEARNJAX_REQUIRE_ACCELERATOR": "true"}), accelerator_required({})
+    (True, False)
+    """
+    return environ.get(REQUIRE_ACCELERATOR, "").strip().lower() in {"1", "true", "yes"}
+
 
 _RECORD = """\
 import datetime as _dt, json as _json

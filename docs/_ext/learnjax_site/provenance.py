@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 from pathlib import Path
 
 from docutils import nodes
@@ -36,12 +35,9 @@ from .texts import text
 RECORDS = PageData("learnjax_provenance")
 
 LOGGER = logging.getLogger(__name__)
-REQUIRE_ACCELERATOR = "LEARNJAX_REQUIRE_ACCELERATOR"
+REQUIRE_ACCELERATOR = kernel.REQUIRE_ACCELERATOR
+accelerator_required = kernel.accelerator_required
 REPORT_NAME = "build-report.json"
-
-
-def accelerator_required() -> bool:
-    return os.environ.get(REQUIRE_ACCELERATOR, "").strip().lower() in {"1", "true", "yes"}
 
 
 def check_accelerator(record: dict, where: str) -> None:

@@ -16,12 +16,11 @@ so a broken publishing step fails CI first. It writes, under ``--out``:
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 from pathlib import Path
 
-from . import record
+from . import kernel, record
 from .bilingual import LANGUAGES
 
 DEFAULT_BUILD = Path(__file__).resolve().parents[2] / "_build"
@@ -71,7 +70,7 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--out", type=Path, help="where to write record/ and colab/ (default: BUILD/publish)")
     args = parser.parse_args(argv)
     out = args.out or args.build / "publish"
-    require_gpu = os.environ.get("LEARNJAX_REQUIRE_ACCELERATOR") == "1"
+    require_gpu = kernel.accelerator_required()  # the build's own reading: 1, true or yes
     record.main(["--build", str(args.build), "--out", str(out / "record"),
                  *(["--require-backend", "gpu"] if require_gpu else [])])
     try:

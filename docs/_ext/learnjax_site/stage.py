@@ -105,8 +105,8 @@ def stage(source: Path, out: Path, extra: list[str] | None = None) -> dict:
     if result.returncode != 0:
         sys.exit(f"Staging {source} failed (exit {result.returncode}); see the messages above.")
     staged = json.loads((out / PAGES_FILE).read_text(encoding="utf8"))
-    print(f"staged {sum(p['code'] for p in staged['pages'].values())} page(s) with code in {time.perf_counter() - started:.1f} s: {out}",
-          flush=True)
+    with_code = sum(page["code"] for page in staged["pages"].values())
+    print(f"staged {with_code} page(s) with code in {time.perf_counter() - started:.1f} s: {out}", flush=True)
     return staged
 
 
