@@ -26,7 +26,14 @@ Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
   and linked to the image full size;
 * ``css_bundle``: the site's stylesheets (every ``_static/learnjax*.css``) as one file;
 * ``portable_outputs``: outputs on pages and in notebooks name no folder of the build machine
-  (tracebacks show ``site-packages/jax/...``, ``examples/x.py``, ``Cell In[3], line 2``).
+  (tracebacks show ``site-packages/jax/...``, ``examples/x.py``, ``Cell In[3], line 2``);
+* ``stage``: the ``learnjax-stage`` builder, each page's notebook as the execution cache looks it up.
+
+Executing and keeping outputs needs no Sphinx (these modules run on a GPU machine that has none, so
+``setup`` imports the extensions, not the package): ``kernel`` (the probe, the provenance cell),
+``cell_errors`` (what is wrong with an executed cell), ``runner`` (executes staged pages within a
+budget), ``outputs`` (kept GPU outputs, the render's cache), ``gpu_run`` (what a GPU run carries and
+brings back). The commands: ``build`` (stage, execute, render), ``record``, ``publish``.
 """
 
 from __future__ import annotations
