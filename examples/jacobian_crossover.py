@@ -186,7 +186,7 @@ def plot(results: list[dict], path: str, language: str = "en") -> None:
     ax.errorbar(shape, ratio, yerr=[low, high], marker="o", capsize=3,
                 label=say(language, "시간 비율 (중앙값, 95% 신뢰 구간)", "time ratio (median, 95% interval)"))
     sources = {r["flop_source"] for r in results}
-    source_ko = {"XLA": "컴파일러", "by hand": "손으로 센 값"}
+    source_ko = {"XLA": "컴파일러가 센 값", "by hand": "손으로 센 값"}
     ax.plot(shape, [r["flop_ratio"] for r in results], linestyle="--", color="gray",
             label=say(language, f"FLOP 수의 비율 ({', '.join(source_ko[s] for s in sorted(sources))})",
                       f"FLOP ratio ({', '.join(sorted(sources))})"))
