@@ -24,7 +24,13 @@ program uses the counted 2n³ and 3n² · itemsize. A line under the table says 
 The roofs come from ``device_peaks.py``: the peak for matrix products in ``--dtype``, the plain
 float32 peak (no tensor cores) for the chains, and the memory bandwidth. A device without peaks in
 that table (a CPU) gets a "measured ceiling" instead: the best FLOP/s and the best bytes/s measured
-in this run.
+in this run. Such a ceiling is made of the sweep's own best points, so they touch it by definition: it
+ranks the points against each other and says nothing about the hardware's limit.
+
+The sweep measures its points one after another, which is no comparison between them: the machine
+may drift from one point to the next. Where the program says how two points compare (the chain just
+before its ridge point and the first one past it: did its FLOP/s rise or fall?), it measures the two
+again together, in interleaved rounds, with the site's ``compare`` (``together``).
 
     python examples/roofline_sweep.py --sizes 64 128 256 512 --steps 1 4 16 64 --plot roofline.png
 
@@ -46,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside t
 from compiler_cost import xla_cost  # noqa: E402
 from device_peaks import bandwidth_peak, format_rate, limit_line, lookup, matmul_peak  # noqa: E402
 from plotting import PLOT_HELP, legend_below, new_figure, save, say, write_plot  # noqa: E402
-from timing import machine, time_throughput  # noqa: E402
+from timing import Comparison, compare, machine, time_throughput  # noqa: E402
 
 CHAIN_FLOPS_PER_STEP = 2  # one multiply and one add per element
 
@@ -117,12 +123,28 @@ def entry_library_calls(hlo_text: str) -> int:
     return _entry(hlo_text).count(" custom-call(")
 
 
+def dispatch(call, calls: int):
+    """A zero-argument function that dispatches ``call()`` ``calls`` times and returns the last
+    result: one run of throughput, for ``compare`` to block on.
+
+    >>> seen = []
+    >>> dispatch(lambda: seen.append(1) or len(seen), 3)()
+    3
+    """
+    def run():
+        for _ in range(calls - 1):
+            call()
+        return call()
+    return run
+
+
 def measure(fn, args: tuple, calls: int, repeats: int = 5) -> dict:
     """Compile ``fn`` for ``args``, read its cost estimate and time it: one point of the sweep.
 
     ``flops`` and ``bytes`` are the compiler's estimate here (``flops_counted`` and ``bytes_counted``,
     False, say so), ``xla_counted`` whether that estimate covers the whole program, and ``use_count``
-    replaces them by a count made by hand where it does not.
+    replaces them by a count made by hand where it does not. ``run`` dispatches ``calls`` calls of
+    the compiled function, for measuring the point again, together with another (``together``).
     """
     compiled = jax.jit(fn).lower(*args).compile()
     cost = xla_cost(compiled)
@@ -133,7 +155,59 @@ def measure(fn, args: tuple, calls: int, repeats: int = 5) -> dict:
             "transcendentals": cost.transcendentals or 0.0, "timing": timing,
             "xla_counted": cost.counted, "opaque_calls": cost.opaque_calls,
             "fusions": entry_fusions(hlo), "library_calls": entry_library_calls(hlo),
-            "flops_counted": False, "bytes_counted": False}
+            "flops_counted": False, "bytes_counted": False,
+            "run": dispatch(lambda: compiled(*args), calls), "calls": calls}
+
+
+def together(points: dict[str, dict], rounds: int = 15) -> Comparison:
+    """Measure the named points again, together: the site's ``compare``, interleaved rounds in which
+    every point runs once (``run``: its ``calls`` calls dispatched, the last waited for).
+
+    Points the sweep measured one after another are not a comparison: the machine may have drifted
+    between them. Two points measured here are.
+
+    >>> points = {"a": {"run": dispatch(lambda: jnp.ones(3), 2)}, "b": {"run": dispatch(lambda: jnp.zeros(3), 2)}}
+    >>> sorted((name, len(s)) for name, s in together(points, rounds=6).samples.items())
+    [('a', 6), ('b', 6)]
+    """
+    return compare({name: p["run"] for name, p in points.items()}, rounds=rounds)
+
+
+def per_run(points: dict[str, dict], key: str) -> dict[str, float]:
+    """Each named point's ``key`` (``flops`` or ``bytes``) in one run of ``together``, in billions:
+    the work for ``Comparison.rate_sentences`` in GFLOP/s or GB/s.
+
+    >>> per_run({"a": {"flops": 2e9, "calls": 3}}, "flops")
+    {'a': 6.0}
+    """
+    return {name: p[key] * p["calls"] / 1e9 for name, p in points.items()}
+
+
+def past_ridge(points: list[dict]) -> tuple[dict, dict] | None:
+    """The last chain left of its ridge point and the first one right of it, or None if no chain
+    crossed (or the first already had).
+
+    >>> sides = ((1, "memory"), (4, "memory"), (16, "compute"))
+    >>> chains = [{"series": "chain", "size": k, "bound": b} for k, b in sides]
+    >>> [p["size"] for p in past_ridge(chains)]
+    [4, 16]
+    >>> past_ridge(chains[:2]) is None
+    True
+    """
+    chains = [p for p in points if p["series"] == "chain"]
+    for before, after in zip(chains, chains[1:]):
+        if before["bound"] == "memory" and after["bound"] == "compute":
+            return before, after
+    return None
+
+
+def chain_label(k: int) -> dict[str, str]:
+    """A chain's name in a sentence, Korean and English (the Korean one ends in Hangul, for its particles).
+
+    >>> chain_label(64)["ko"], chain_label(64)["en"]
+    ('k = 64인 체인', 'the chain k = 64')
+    """
+    return {"ko": f"k = {k}인 체인", "en": f"the chain k = {k}"}
 
 
 def use_count(point: dict, flops: float, nbytes: float | None = None) -> dict:
@@ -305,9 +379,24 @@ def main(argv: list[str] | None = None) -> dict:
                      matmul_peak(peaks, args.dtype), "FLOP/s", kind))
     print(limit_line(f"best chain (k={best_chain['size']})", best_chain["byte_rate"], bandwidth_peak(peaks),
                      "B/s", kind))
+    crossing = past_ridge(points)
+    past = None
+    if crossing:   # did the chain's FLOP/s rise or fall past its ridge point? the two measured together
+        pair = {f"chain k={p['size']}": p for p in crossing}
+        before, after = pair
+        comparison = together(pair)
+        labels = {name: chain_label(p["size"]) for name, p in pair.items()}
+        sentence = comparison.rate_sentences(after, before, per_run(pair, "flops"), "GFLOP/s", labels)
+        print(f"past the ridge point, measured again together ({comparison.rounds} interleaved rounds of "
+              f"{args.calls} calls each):\n{comparison.table()}\n{sentence['en']}")
+        past = {"before": crossing[0], "after": crossing[1], "names": (before, after), "comparison": comparison,
+                "verdict": comparison.verdict(after, before, per_run(pair, "flops")), "labels": labels,
+                "sentences": sentence}
     write_plot(plot, args.plot, points, limits, args.dtype)
+    best_bytes = max(points, key=lambda p: p["byte_rate"])
     return {"points": points, "limits": limits, "dtype": args.dtype, "elements": args.elements,
-            "device_kind": kind, "best_matmul": best_matmul, "best_chain": best_chain}
+            "device_kind": kind, "best_matmul": best_matmul, "best_chain": best_chain, "best_bytes": best_bytes,
+            "past_ridge": past}
 
 
 if __name__ == "__main__":
