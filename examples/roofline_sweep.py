@@ -40,6 +40,7 @@ writes roofline.ko.png and roofline.en.png: the same points, labelled in Korean 
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import sys
 from pathlib import Path
@@ -195,7 +196,7 @@ def past_ridge(points: list[dict]) -> tuple[dict, dict] | None:
     True
     """
     chains = [p for p in points if p["series"] == "chain"]
-    for before, after in zip(chains, chains[1:]):
+    for before, after in itertools.pairwise(chains):
         if before["bound"] == "memory" and after["bound"] == "compute":
             return before, after
     return None
