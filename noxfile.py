@@ -345,6 +345,16 @@ CARRY = ROOT / ".gpu-run"
 DRYRUN = ROOT / "docs" / "_build" / "gpu-dryrun"
 
 
+def load_gpu_run():
+    """learnjax_site.gpu_run, for what the GPU machine receives (it and the package's __init__ need no Sphinx)."""
+    import importlib
+    import sys
+
+    if str(ROOT / "docs" / "_ext") not in sys.path:
+        sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    return importlib.import_module("learnjax_site.gpu_run")
+
+
 def download_carried_wheels(session: nox.Session, carry: Path) -> list[Path]:
     """The wheels of requirements/gpu-carry.txt for CPython 3.12 on Linux x86_64, hashes checked, into carry/wheels."""
     wheels = carry / "wheels"
@@ -417,9 +427,12 @@ def gpu_dryrun(session: nox.Session) -> None:
     gpu_prepare_carry(session)
     timings["prepare"] = time.perf_counter() - started
     tree, results, kept = DRYRUN / "tree", DRYRUN / "results", DRYRUN / "kept"
-    copied = session.run("python", "-m", "learnjax_site.gpu_run", "carried", "--copy-to", str(tree),
-                         env=SITE_ENV, silent=True)
-    carried = float(re.search(r"([\d.]+) MiB", copied).group(1))
+    gpu_run = load_gpu_run()
+    carried_files = gpu_run.carried_files(ROOT, CARRY)
+    carried = gpu_run.carried_bytes(carried_files)
+    if carried > gpu_run.CARRY_LIMIT:
+        session.error(f"the GPU machine would receive {carried / 2**20:.2f} MiB, over its 64 MiB: carry less")
+    gpu_run.copy_carried(carried_files, tree, ROOT)  # as the machine receives it
     # the image: a venv of its own with the gpu-image group only, as the machine's python3
     image = DRYRUN / "image"
     session.run(PYTHON, "-m", "venv", str(image), external=True)
@@ -443,7 +456,7 @@ def gpu_dryrun(session: nox.Session) -> None:
     rendered = json.loads((ROOT / "docs" / "_build" / "outputs.json").read_text(encoding="utf8"))["pages"]
     files = sorted(path for path in results.rglob("*") if path.is_file())
     summary = {
-        "carried_bytes": round(carried * 2**20), "result_files": [p.relative_to(results).as_posix() for p in files],
+        "carried_bytes": carried, "result_files": [p.relative_to(results).as_posix() for p in files],
         "largest_result_bytes": max(p.stat().st_size for p in files), "pages_ok": len(by_status["ok"]),
         "pages_failed": by_status["failed"], "pages_left": by_status["left"],
         "render_executions": sum(page["outputs"] == "executed" for page in rendered.values()),
