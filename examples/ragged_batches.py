@@ -305,7 +305,7 @@ def verdicts(comparison: Comparison, reference: str = "ragged") -> list[str]:
 
     >>> c = Comparison({"ragged": [2.0] * 6, "padded": [1.0] * 6})
     >>> verdicts(c)
-    ['padded was 2.00× faster than ragged (the median of the per-round ratios; median times 1,000 ms against 2,000 ms)']
+    ['padded was 2.00× faster than ragged (median of the per-round ratios; median times 1,000 ms and 2,000 ms)']
     """
     labels = {name: {"ko": f"{name} 쪽", "en": name} for name in comparison.samples}
     return [comparison.sentences(name, reference, labels)["en"]

@@ -300,25 +300,25 @@ class Comparison:
         >>> c = Comparison({"a": [1.0, 1.1, 0.9, 1.0, 1.2, 1.0, 1.1], "b": [2.0, 2.1, 2.2, 1.9, 2.4, 2.0, 2.2]})
         >>> s = c.sentences("a", "b", labels)
         >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
-        jit 함수는 NumPy 코드보다 2.00배 빨랐습니다(라운드별 비율의 중앙값. 시간의
-        중앙값은 1,000 ms 대 2,100 ms)
-        jit was 2.00× faster than NumPy (the median of the per-round ratios; median times 1,000 ms
-        against 2,100 ms)
+        jit 함수는 NumPy 코드보다 2.00배 빨랐습니다(라운드별 비율의 중앙값이며,
+        시간의 중앙값은 1,000 ms 대 2,100 ms입니다)
+        jit was 2.00× faster than NumPy (median of the per-round ratios; median times 1,000 ms and
+        2,100 ms)
         >>> near = Comparison({"a": [1.0, 1.1, 1.0, 1.1, 1.0, 1.1], "b": [1.05, 1.05, 1.05, 1.05, 1.05, 1.05]})
         >>> s = near.sentences("a", "b", labels)
         >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
-        이 기계에서 jit 함수와 NumPy 코드는 거의 같았습니다(시간의 중앙값 1,050 ms
-        대 1,050 ms, 라운드별 비율의 중앙값 1.00배)
-        jit and NumPy took about the same time on this machine (median times 1,050 ms against
-        1,050 ms; median per-round ratio 1.00)
+        이 기계에서 jit 함수와 NumPy 코드는 거의 같았습니다(시간의 중앙값은 1,050
+        ms 대 1,050 ms, 라운드별 비율의 중앙값은 1.00배입니다)
+        jit and NumPy took about the same time on this machine (median times 1,050 ms and 1,050 ms;
+        median per-round ratio 1.00)
         >>> spread = Comparison({"a": [1, 1, 1, 4, 4, 4, 1], "b": [2] * 7})
         >>> s = spread.sentences("a", "b", labels)
         >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
         이 측정으로는 jit 함수와 NumPy 코드 가운데 어느 쪽이 빠른지 가릴 수
-        없었습니다(시간의 중앙값 1,000 ms 대 2,000 ms, 라운드별 비율의 중앙값
-        2.00배)
-        jit and NumPy could not be told apart by this measurement (median times 1,000 ms against
-        2,000 ms; median per-round ratio 2.00)
+        없었습니다(시간의 중앙값은 1,000 ms 대 2,000 ms, 라운드별 비율의 중앙값은
+        2.00배입니다)
+        this measurement could not tell jit and NumPy apart (median times 1,000 ms and 2,000 ms;
+        median per-round ratio 2.00)
         """
         verdict = self.verdict(a, b)
         figures = (f"{ms(self.timing(a).median)} ms", f"{ms(self.timing(b).median)} ms")
@@ -326,57 +326,74 @@ class Comparison:
         en_a, en_b = labels[a]["en"], labels[b]["en"]
         factor = ratio_text(verdict.factor)
         if verdict.outcome == "same":
-            return _undecided(verdict, ko_a, ko_b, en_a, en_b, figures, "시간의 중앙값", "median times",
-                              {"ko": f"{particle(ko_b, '는', '은')} 거의 같았습니다",
-                               "en": "took about the same time on this machine"},
-                              {"ko": " 가운데 어느 쪽이 빠른지 가릴 수 없었습니다",
-                               "en": "could not be told apart by this measurement"})
+            pair_ko = f"{ko_a}{particle(ko_a, '와', '과')} {ko_b}"
+            return _undecided(verdict, f"시간의 중앙값은 {figures[0]} 대 {figures[1]}",
+                              f"median times {figures[0]} and {figures[1]}",
+                              {"ko": f"이 기계에서 {pair_ko}{particle(ko_b, '는', '은')} 거의 같았습니다",
+                               "en": f"{en_a} and {en_b} took about the same time on this machine"},
+                              {"ko": f"이 측정으로는 {pair_ko} 가운데 어느 쪽이 빠른지 가릴 수 없었습니다",
+                               "en": f"this measurement could not tell {en_a} and {en_b} apart"})
         ko_word, en_word = {"faster": ("빨랐습니다", "faster"), "slower": ("느렸습니다", "slower")}[verdict.outcome]
         return {"ko": f"{ko_a}{particle(ko_a, '는', '은')} {ko_b}보다 {factor}배 {ko_word}"
-                      f"(라운드별 비율의 중앙값. 시간의 중앙값은 {figures[0]} 대 {figures[1]})",
+                      f"(라운드별 비율의 중앙값이며, 시간의 중앙값은 {figures[0]} 대 {figures[1]}입니다)",
                 "en": f"{en_a} was {factor}× {en_word} than {en_b} "
-                      f"(the median of the per-round ratios; median times {figures[0]} against {figures[1]})"}
+                      f"(median of the per-round ratios; median times {figures[0]} and {figures[1]})"}
 
-    def rate_sentences(self, a: str, b: str, work: dict[str, float], unit: str,
+    def rate_sentences(self, a: str, b: str, work: dict[str, float], unit: str | dict[str, str],
                        labels: dict[str, dict[str, str]]) -> dict[str, str]:
-        """Like ``sentences``, for the rates ``work / time`` of ``a`` and ``b`` (``unit``, e.g.
-        "GFLOP/s", with ``work`` in that unit's amount): whose rate was higher, by the rule.
+        """Like ``sentences``, for the rates ``work / time`` of ``a`` and ``b`` (in ``unit``, e.g.
+        "GFLOP/s", with ``work`` in that unit's amount; a dict gives the unit per language, e.g.
+        ``{"ko": "백만 개/초", "en": "M numbers/s"}``): whose rate was higher, by the rule.
 
         >>> import textwrap
         >>> labels = {"mm": {"ko": "행렬 곱", "en": "the matmul"}, "ew": {"ko": "원소별 연산", "en": "the chain"}}
         >>> c = Comparison({"mm": [1.0] * 6, "ew": [1.0] * 6})
         >>> s = c.rate_sentences("mm", "ew", {"mm": 70.0, "ew": 10.0}, "GFLOP/s", labels)
         >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
-        GFLOP/s로 잰 처리량은 행렬 곱이 원소별 연산의 7.00배였습니다(라운드별 비율의
-        중앙값. 중앙값은 70.0 대 10.0 GFLOP/s)
-        the matmul reached 7.00× the GFLOP/s of the chain (the median of the per-round ratios;
-        medians 70.0 against 10.0 GFLOP/s)
-        >>> print(textwrap.fill(c.rate_sentences("ew", "mm", {"mm": 70.0, "ew": 10.0}, "GFLOP/s", labels)["ko"], 50))
-        GFLOP/s로 잰 처리량은 원소별 연산이 행렬 곱의 7.00분의 1이었습니다(라운드별 비율의
-        중앙값. 중앙값은 10.0 대 70.0 GFLOP/s)
+        처리량(GFLOP/s)은 행렬 곱이 원소별 연산의 7.00배였습니다(라운드별 비율의
+        중앙값이며, 처리량의 중앙값은 70.0 대 10.0입니다)
+        the matmul reached 7.00× the GFLOP/s of the chain (median of the per-round ratios; medians
+        70.0 and 10.0 GFLOP/s)
+        >>> s = c.rate_sentences("ew", "mm", {"mm": 70.0, "ew": 10.0}, {"ko": "스텝/초", "en": "steps/s"}, labels)
+        >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
+        처리량(스텝/초)은 원소별 연산이 행렬 곱의 7.00분의 1이었습니다(라운드별 비율의
+        중앙값이며, 처리량의 중앙값은 10.0 대 70.0입니다)
+        the chain reached 1/7.00 of the steps/s of the matmul (median of the per-round ratios;
+        medians 10.0 and 70.0 steps/s)
+        >>> s = c.rate_sentences("ew", "mm", {"mm": 10.0, "ew": 10.0}, "GB/s", labels)
+        >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
+        이 기계에서 원소별 연산과 행렬 곱의 처리량(GB/s)은 거의 같았습니다(처리량의
+        중앙값은 10.0 대 10.0, 라운드별 비율의 중앙값은 1.00배입니다)
+        the chain and the matmul reached about the same GB/s on this machine (medians 10.0 and 10.0
+        GB/s; median per-round ratio 1.00)
         """
+        units = unit if isinstance(unit, dict) else {"ko": unit, "en": unit}
         verdict = self.verdict(a, b, work)
         figures = tuple(ratio_text(work[name] / self.timing(name).median) for name in (a, b))
         ko_a, ko_b = (korean_label(labels[name]["ko"]) for name in (a, b))
         en_a, en_b = labels[a]["en"], labels[b]["en"]
         factor = ratio_text(verdict.factor)
+        rate_ko, rate_en = f"처리량({units['ko']})", units["en"]
+        medians_ko = f"처리량의 중앙값은 {figures[0]} 대 {figures[1]}"
+        medians_en = f"medians {figures[0]} and {figures[1]} {rate_en}"
         if verdict.outcome == "same":
-            figures = (figures[0], f"{figures[1]} {unit}")
-            return _undecided(verdict, ko_a, ko_b, en_a, en_b, figures, "중앙값", "medians",
-                              {"ko": f"의 {unit} 값은 거의 같았습니다",
-                               "en": f"reached about the same {unit} on this machine"},
-                              {"ko": f" 가운데 어느 쪽의 {unit} 값이 높은지 가릴 수 없었습니다",
-                               "en": f"could not be told apart in {unit} by this measurement"})
-        note_ko = f"(라운드별 비율의 중앙값. 중앙값은 {figures[0]} 대 {figures[1]} {unit})"
-        note_en = f"(the median of the per-round ratios; medians {figures[0]} against {figures[1]} {unit})"
-        measured_ko = f"{unit}로 잰 처리량은 {ko_a}{particle(ko_a, '가', '이')} {ko_b}의"
+            return _undecided(verdict, medians_ko, medians_en,
+                              {"ko": f"이 기계에서 {ko_a}{particle(ko_a, '와', '과')} {ko_b}의 {rate_ko}은 "
+                                     "거의 같았습니다",
+                               "en": f"{en_a} and {en_b} reached about the same {rate_en} on this machine"},
+                              {"ko": f"이 측정으로는 {ko_a}{particle(ko_a, '와', '과')} {ko_b} 가운데 어느 쪽의 "
+                                     f"{rate_ko}이 높은지 가릴 수 없었습니다",
+                               "en": f"this measurement could not tell {en_a} and {en_b} apart in {rate_en}"})
+        note_ko = f"(라운드별 비율의 중앙값이며, {medians_ko}입니다)"
+        note_en = f"(median of the per-round ratios; {medians_en})"
+        measured_ko = f"{rate_ko}은 {ko_a}{particle(ko_a, '가', '이')} {ko_b}의"
         if verdict.outcome == "faster":
             return {"ko": f"{measured_ko} {factor}배였습니다{note_ko}",
-                    "en": f"{en_a} reached {factor}× the {unit} of {en_b} {note_en}"}
+                    "en": f"{en_a} reached {factor}× the {rate_en} of {en_b} {note_en}"}
         return {"ko": f"{measured_ko} {factor}분의 1이었습니다{note_ko}",
-                "en": f"{en_a} reached 1/{factor} of the {unit} of {en_b} {note_en}"}
+                "en": f"{en_a} reached 1/{factor} of the {rate_en} of {en_b} {note_en}"}
 
-    def glue_rates(self, name: str, a: str, b: str, work: dict[str, float], unit: str,
+    def glue_rates(self, name: str, a: str, b: str, work: dict[str, float], unit: str | dict[str, str],
                    labels: dict[str, dict[str, str]]) -> Verdict:
         """Glue ``rate_sentences`` for a page (``name_ko``, ``name_en``); return the verdict."""
         from myst_nb import glue
@@ -428,19 +445,16 @@ def glue_sentence(name: str, outcome, texts: dict) -> None:
         glue(f"{name}_{language}", sentence, display=False)
 
 
-def _undecided(verdict: Verdict, ko_a: str, ko_b: str, en_a: str, en_b: str, figures: tuple[str, str],
-               figures_ko: str, figures_en: str, same: dict[str, str], untold: dict[str, str]) -> dict[str, str]:
-    """The sentence for two variants that did not separate: "about the same" when the median
-    per-round ratio is below ``ABOUT_THE_SAME``, else that this measurement could not tell them apart.
-    ``same["ko"]`` and ``untold["ko"]`` follow the pair "A와 B" directly."""
+def _undecided(verdict: Verdict, figures_ko: str, figures_en: str, same: dict[str, str],
+               untold: dict[str, str]) -> dict[str, str]:
+    """The sentence for two variants that did not separate: ``same`` when the median per-round
+    ratio is below ``ABOUT_THE_SAME``, else ``untold`` (that this measurement could not tell them
+    apart), each followed by the medians (``figures_ko``, ``figures_en``) and the median ratio."""
     factor = ratio_text(verdict.factor)
-    ko_note = f"({figures_ko} {figures[0]} 대 {figures[1]}, 라운드별 비율의 중앙값 {factor}배)"
-    en_note = f"({figures_en} {figures[0]} against {figures[1]}; median per-round ratio {factor})"
-    if verdict.factor < ABOUT_THE_SAME:
-        return {"ko": f"이 기계에서 {ko_a}{particle(ko_a, '와', '과')} {ko_b}{same['ko']}{ko_note}",
-                "en": f"{en_a} and {en_b} {same['en']} {en_note}"}
-    return {"ko": f"이 측정으로는 {ko_a}{particle(ko_a, '와', '과')} {ko_b}{untold['ko']}{ko_note}",
-            "en": f"{en_a} and {en_b} {untold['en']} {en_note}"}
+    notes = {"ko": f"({figures_ko}, 라운드별 비율의 중앙값은 {factor}배입니다)",
+             "en": f" ({figures_en}; median per-round ratio {factor})"}
+    chosen = same if verdict.factor < ABOUT_THE_SAME else untold
+    return {language: chosen[language] + notes[language] for language in ("ko", "en")}
 
 
 # --- one way of writing numbers, and Korean particles -------------------------------------------

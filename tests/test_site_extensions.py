@@ -104,11 +104,22 @@ def test_reading_time_counts_each_script():
 @pytest.mark.parametrize(("meta", "problem"), [
     ({"summary": {"ko": "요약"}, "tags": ["a"]}, "summary is missing a language"),
     ({"summary": {"ko": "요약", "en": "Summary"}, "tags": []}, "has no tags"),
+    ({"summary": {"ko": "`split`과 `fold_in으로", "en": "Summary"}, "tags": ["a"]},
+     "ko summary has an unmatched backtick"),
 ])
 def test_lesson_front_matter_is_validated(meta, problem):
     with pytest.raises(LessonError) as error:
         lessons.lesson_metadata({"lesson": meta}, "page.md", ["---", "lesson:"])
     assert error.value.where == "page.md:2" and problem in error.value.problem
+
+
+def test_a_summary_shows_api_names_as_code_everywhere():
+    summary = "Derive keys with `split` & `fold_in`."
+    assert lessons.summary_text(summary) == "Derive keys with split & fold_in."
+    assert lessons.summary_html(summary).count("<code") == 2 and "&amp;" in lessons.summary_html(summary)
+    paragraph = lessons.summary_paragraph(summary, ["learnjax-lesson-summary"])
+    assert [child.astext() for child in paragraph.findall(nodes.literal)] == ["split", "fold_in"]
+    assert paragraph.astext() == lessons.summary_text(summary)
 
 
 def test_pages_without_lesson_front_matter_are_not_lessons():

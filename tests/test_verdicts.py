@@ -14,8 +14,8 @@ import pytest
 from sitebuild import FIXTURES, build
 
 NUMBER = r"[\d,]+(?:\.\d+)?"
-MEDIANS = {"ko": rf"\(라운드별 비율의 중앙값\. 시간의 중앙값은 {NUMBER} ms 대 {NUMBER} ms\)",
-           "en": rf"\(the median of the per-round ratios; median times {NUMBER} ms against {NUMBER} ms\)"}
+MEDIANS = {"ko": rf"\(라운드별 비율의 중앙값이며, 시간의 중앙값은 {NUMBER} ms 대 {NUMBER} ms입니다\)",
+           "en": rf"\(median of the per-round ratios; median times {NUMBER} ms and {NUMBER} ms\)"}
 
 
 @pytest.fixture(scope="module")
@@ -31,16 +31,16 @@ EXPECTED = {
     "ko": [rf"빠름: 짧은 잠은 긴 잠보다 {NUMBER}배 빨랐습니다{MEDIANS['ko']}\.",
            rf"느림: 긴 잠은 짧은 잠보다 {NUMBER}배 느렸습니다{MEDIANS['ko']}\.",
            r"같음: 이 기계에서 짧은 잠과 긴 잠은 거의 같았습니다"
-           r"\(시간의 중앙값 1\.50 ms 대 1\.50 ms, 라운드별 비율의 중앙값 1\.07배\)\.",
+           r"\(시간의 중앙값은 1\.50 ms 대 1\.50 ms, 라운드별 비율의 중앙값은 1\.07배입니다\)\.",
            r"가릴 수 없음: 이 측정으로는 짧은 잠과 긴 잠 가운데 어느 쪽이 빠른지 가릴 수 없었습니다"
-           r"\(시간의 중앙값 1\.00 ms 대 2\.00 ms, 라운드별 비율의 중앙값 2\.00배\)\.",
+           r"\(시간의 중앙값은 1\.00 ms 대 2\.00 ms, 라운드별 비율의 중앙값은 2\.00배입니다\)\.",
            r"복사: 복사가 일어났습니다\. 복사 없음: 복사는 일어나지 않았습니다\."],
     "en": [rf"Faster: the short sleep was {NUMBER}× faster than the long sleep {MEDIANS['en']}\.",
            rf"Slower: the long sleep was {NUMBER}× slower than the short sleep {MEDIANS['en']}\.",
            r"Same: the short sleep and the long sleep took about the same time on this machine "
-           r"\(median times 1\.50 ms against 1\.50 ms; median per-round ratio 1\.07\)\.",
-           r"Untold: the short sleep and the long sleep could not be told apart by this measurement "
-           r"\(median times 1\.00 ms against 2\.00 ms; median per-round ratio 2\.00\)\.",
+           r"\(median times 1\.50 ms and 1\.50 ms; median per-round ratio 1\.07\)\.",
+           r"Untold: this measurement could not tell the short sleep and the long sleep apart "
+           r"\(median times 1\.00 ms and 2\.00 ms; median per-round ratio 2\.00\)\.",
            r"Copy: a copy was made\. No copy: no copy was made\."],
 }
 

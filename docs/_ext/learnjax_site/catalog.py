@@ -20,7 +20,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from .collation import sort_key
-from .lessons import LESSONS, lesson_position, tag_page
+from .lessons import LESSONS, lesson_position, summary_html, tag_page
 from .tags import tag_name
 from .texts import text
 
@@ -109,7 +109,7 @@ class Renderer:
             f'<li class="learnjax-lesson-entry" data-docname="{escape(docname)}">'
             f'<a class="learnjax-lesson-link" href="{self.href(docname)}">{title}</a>'
             f'<span class="learnjax-done-label">{self.t("progress_done_label")}</span>'
-            f'<p class="learnjax-lesson-summary">{escape(meta["summary"][self.language])}</p>'
+            f'<p class="learnjax-lesson-summary">{summary_html(meta["summary"][self.language])}</p>'
             f'<p class="learnjax-lesson-facts">{where}{self.t("reading_time", minutes=meta["minutes"])} · '
             f'{self.t("tags")}: {self.tag_links(meta["tags"])}</p></li>'
         )

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from html import escape
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -40,6 +41,7 @@ ENGLISH_WORDS_PER_MINUTE = 200
 CODE_LINES_PER_MINUTE = 20
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
 _LATIN_WORD = re.compile(r"[A-Za-z0-9]+(?:['’.\-_][A-Za-z0-9]+)*")
 
 
@@ -55,6 +57,47 @@ def reading_minutes(prose: str, code_lines: int) -> int:
                + len(_LATIN_WORD.findall(prose)) / ENGLISH_WORDS_PER_MINUTE
                + code_lines / CODE_LINES_PER_MINUTE)
     return max(1, math.ceil(minutes - 0.25))
+
+
+def summary_runs(summary: str) -> list[tuple[str, bool]]:
+    """A summary as runs of ``(text, is_code)``: an API name in backticks is shown as code.
+
+    >>> summary_runs("`split`과 `fold_in`으로 나눕니다")
+    [('split', True), ('과 ', False), ('fold_in', True), ('으로 나눕니다', False)]
+    """
+    runs, end = [], 0
+    for match in _INLINE_CODE.finditer(summary):
+        runs += [(summary[end:match.start()], False)] if match.start() > end else []
+        runs.append((match[1], True))
+        end = match.end()
+    return runs + ([(summary[end:], False)] if end < len(summary) else [])
+
+
+def summary_text(summary: str) -> str:
+    """The summary without its backticks, for a meta description.
+
+    >>> summary_text("Derive keys with `split`.")
+    'Derive keys with split.'
+    """
+    return "".join(run for run, _ in summary_runs(summary))
+
+
+def summary_html(summary: str) -> str:
+    """The summary as HTML, its API names as ``<code>``, as Sphinx writes inline code.
+
+    >>> summary_html("`a<b` & c")
+    '<code class="docutils literal notranslate"><span class="pre">a&lt;b</span></code> &amp; c'
+    """
+    return "".join(f'<code class="docutils literal notranslate"><span class="pre">{escape(run)}</span></code>'
+                   if code else escape(run) for run, code in summary_runs(summary))
+
+
+def summary_paragraph(summary: str, classes: list[str]) -> nodes.paragraph:
+    """The summary as a paragraph node, its API names as inline literals."""
+    paragraph = nodes.paragraph(classes=classes)
+    for run, code in summary_runs(summary):
+        paragraph += nodes.literal(run, run) if code else nodes.Text(run)
+    return paragraph
 
 
 def lesson_key_line(lines: list[str]) -> int:
@@ -76,6 +119,10 @@ def lesson_metadata(front_matter: dict, path: str, lines: list[str]) -> dict | N
     if not isinstance(summary, dict) or any(not str(summary.get(lang, "")).strip() for lang in LANGUAGES):
         raise lesson_error(path, line, "the lesson's summary is missing a language",
                            "give 'lesson: summary:' a one-line 'ko:' and 'en:' entry")
+    for lang in LANGUAGES:
+        if str(summary[lang]).count("`") % 2:
+            raise lesson_error(path, line, f"the lesson's {lang} summary has an unmatched backtick",
+                               "put each API name between two backticks, e.g. `jax.random.split`")
     tags = meta.get("tags")
     if not isinstance(tags, list) or not tags or not all(isinstance(t, str) for t in tags):
         raise lesson_error(path, line, "the lesson has no tags",
@@ -200,7 +247,7 @@ def header_nodes(app: Sphinx, docname: str) -> list[nodes.Node]:
         line += [nodes.Text(" ")] if i else []
         line += nodes.reference("", tag_name(app, tag), refuri=uri, classes=["learnjax-tag"])
     box += line
-    box += nodes.paragraph("", meta["summary"][language], classes=["learnjax-lesson-summary"])
+    box += summary_paragraph(meta["summary"][language], ["learnjax-lesson-summary"])
     record = provenance.page_record(env, docname)
     box += provenance.provenance_paragraph(record, language)
     box += nodes.raw("", progress.toggle_button(language, docname), format="html")

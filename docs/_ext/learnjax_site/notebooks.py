@@ -221,7 +221,8 @@ class NotebookBuilder:
         lines = [title_line, ""]
         if lesson.position:
             lines += [f"*{escape(lesson.position)}*", ""]
-        lines += [escape(lesson.summary), "",
+        summary = "".join(f"`{run}`" if code else escape(run) for run, code in lessons.summary_runs(lesson.summary))
+        lines += [summary, "",
                   f"{escape(lesson.provenance)} {text(language, 'notebook_outputs')}", ""]
         if raises:
             lines += [text(language, "notebook_raises"), ""]

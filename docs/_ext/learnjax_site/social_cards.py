@@ -25,7 +25,7 @@ from sphinx.config import Config
 from sphinxext import opengraph
 
 from .bilingual import LANGUAGES
-from .lessons import LESSONS
+from .lessons import LESSONS, summary_text
 from .texts import text
 
 OG_LOCALES = {"ko": "ko_KR", "en": "en_US"}
@@ -75,7 +75,7 @@ def on_html_page_context(app: Sphinx, pagename: str, templatename: str, context:
     if doctree is None or lesson is None:
         return
     description = new_document("summary", doctree.settings)
-    description += nodes.paragraph(text=lesson["summary"][app.config.language])
+    description += nodes.paragraph(text=summary_text(lesson["summary"][app.config.language]))
     context["metatags"] += opengraph.get_tags(context, description, srcdir=app.srcdir, outdir=app.outdir,
                                               config=app.config, builder=app.builder, env=app.env)
     context["meta"] = {**(context.get("meta") or {}), "ogp_disable": True}  # no second set from the page
