@@ -198,7 +198,7 @@ def time_steps(steps: dict, weights, x, rounds: int) -> Comparison:
     return compare({name: (lambda step=step: step(weights, x)) for name, step in steps.items()}, rounds=rounds)
 
 
-LABELS = {"plain": ("checkpoint 없음", "no checkpoint"), "everything": ("everything", "everything"),
+LABELS = {"plain": ("jax.checkpoint 없음", "no checkpoint"), "everything": ("everything", "everything"),
           "dots": ("dots", "dots"), "names": ('names("hidden")', 'names("hidden")'),
           "nothing": ("nothing", "nothing")}
 
