@@ -9,7 +9,7 @@ simulated CPU devices (``AxisType.Auto``: the compiler partitions the step and i
 - FSDP: the batch split on "data" and every parameter split on "data" along its first axis;
 - TP: Megatron style on the axis "model": the 1st, 3rd, ... layers' weights split by columns, the
   2nd, 4th, ... by rows, the batch replicated;
-- DPxTP: both on a 2-D mesh, the batch on "data", the weights as in TP on "model".
+- DP×TP: both on a 2-D mesh, the batch on "data", the weights as in TP on "model".
 
 For each recipe it prints what the compiled program holds: its collectives by kind and the bytes
 each device sends (``collectives.py``, ring formulas), the memory per device from
@@ -52,7 +52,7 @@ from compiler_cost import xla_cost  # noqa: E402
 from device_peaks import link_bandwidth, lookup, matmul_peak  # noqa: E402
 from plotting import PLOT_HELP, new_figure, save, say, write_plot  # noqa: E402
 
-RECIPE_NAMES = ("DP", "FSDP", "TP", "DPxTP")
+RECIPE_NAMES = ("DP", "FSDP", "TP", "DP×TP")
 GPU = "NVIDIA H100 80GB HBM3"  # the SXM board; 8 of them on one HGX board, linked by NVLink
 MIB = 2**20
 
@@ -95,14 +95,14 @@ def train_step(params, x, y, lr=0.1):
 def recipe_specs(name: str, layers: int, mesh: tuple[int, int]) -> tuple[tuple, tuple, list[dict], P]:
     """``(mesh shape, axis names, one spec dict per layer, the batch's spec)`` of a recipe.
 
-    ``mesh`` is the 2-D shape (data, model) of DPxTP; the other recipes put all its devices on one axis.
+    ``mesh`` is the 2-D shape (data, model) of DP×TP; the other recipes put all its devices on one axis.
 
     >>> shape, names, specs, batch = recipe_specs("FSDP", 2, (4, 2))
     >>> shape, names, specs[0] == {"w": P("data", None), "b": P("data")}, batch == P("data")
     ((8,), ('data',), True, True)
     >>> [s["w"] for s in recipe_specs("TP", 2, (4, 2))[2]] == [P(None, "model"), P("model", None)]
     True
-    >>> recipe_specs("DPxTP", 2, (4, 2))[:2]
+    >>> recipe_specs("DP×TP", 2, (4, 2))[:2]
     ((4, 2), ('data', 'model'))
     """
     n = math.prod(mesh)
@@ -114,7 +114,7 @@ def recipe_specs(name: str, layers: int, mesh: tuple[int, int]) -> tuple[tuple, 
           for i in range(layers)]
     if name == "TP":
         return (n,), ("model",), tp, P()
-    if name == "DPxTP":
+    if name == "DP×TP":
         return tuple(mesh), ("data", "model"), tp, P("data")
     raise ValueError(f"unknown recipe {name!r}: one of {RECIPE_NAMES}")
 
@@ -213,17 +213,17 @@ def plot(results: list[dict], path: str, language: str) -> None:
     names = [r["name"] for r in results]
     xs = np.arange(len(names))
     bottom = np.zeros(len(names))
-    for key, ko, en in (("argument", "인수", "arguments"), ("output", "출력", "outputs"),
+    for key, ko, en in (("argument", "인자", "arguments"), ("output", "출력", "outputs"),
                         ("temp", "임시", "temporaries")):
         values = np.array([r[key] / MIB for r in results])
         left.bar(xs, values, bottom=bottom, label=say(language, ko, en))
         bottom += values
     left.set_xticks(xs, names, rotation=30)
-    left.set_ylabel(say(language, "디바이스당 메모리 (MiB)", "memory per device (MiB)"))
+    left.set_ylabel(say(language, "디바이스당 메모리(MiB)", "memory per device (MiB)"))
     left.legend(fontsize=10)
     right.bar(xs, [r["sent"] / MIB for r in results], color="tab:red")
     right.set_xticks(xs, names, rotation=30)
-    right.set_ylabel(say(language, "디바이스가 보내는 바이트 (MiB)", "bytes each device sends (MiB)"))
+    right.set_ylabel(say(language, "디바이스가 보내는 바이트(MiB)", "bytes each device sends (MiB)"))
     save(fig, path)
 
 
@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> dict:
                         help="input and output width; hidden layers are 4x (default: %(default)s)")
     parser.add_argument("--depth", type=int, default=2, help="number of layers (default: %(default)s)")
     parser.add_argument("--batch", type=int, default=2048, help="examples per step (default: %(default)s)")
-    parser.add_argument("--mesh", default="4x2", help="DATAxMODEL shape of DPxTP's mesh; the other recipes "
+    parser.add_argument("--mesh", default="4x2", help="DATAxMODEL shape of DP×TP's mesh; the other recipes "
                         "put all its devices on one axis (default: %(default)s)")
     parser.add_argument("--plot", metavar="FILE", help=PLOT_HELP)
     args = parser.parse_args(argv)
