@@ -1,6 +1,6 @@
 """Time-to-return against time-to-ready of one JAX operation, and the cost of converting its result to NumPy.
 
-The exercise of the lesson "How jax.numpy differs from NumPy": for each size n it multiplies two n×n
+The exercise of the lesson "Host and device": for each size n it multiplies two n×n
 float32 matrices with ``jnp.dot`` and measures three things:
 
 * ``return``: how long the call takes to hand back a ``jax.Array``. With asynchronous dispatch the

@@ -1,6 +1,6 @@
 """An epoch loop over a dataset whose size is not a multiple of the batch size, three ways.
 
-The exercise of the lesson "Static arguments and recompilation traps". A small two-layer network is
+The exercise of the lesson "When shapes change: padding and bucketing". A small two-layer network is
 trained with SGD on a synthetic regression dataset of ``--dataset-size`` examples, in batches of
 ``--batch-size``, for ``--epochs`` epochs, and the batches are built three ways:
 
