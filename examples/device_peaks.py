@@ -215,11 +215,23 @@ def format_rate(value: float, unit: str, scale: float | None = None) -> str:
     return f"{value / scale:,.{digits}f} {dict(_PREFIXES)[scale]}{unit}"
 
 
-def limit_line(what: str, achieved: float, peak: tuple[float, str] | None, unit: str, device_kind: str) -> str:
+_LABELS_KO = {  # what a peak is, in Korean, for limit_line(..., language="ko")
+    "dense bfloat16": "희소성 없는 bfloat16 텐서 코어 연산",
+    "dense TF32, JAX's default precision for float32": "희소성 없는 TF32 텐서 코어 연산, JAX의 float32 기본 정밀도",
+    "float32": "텐서 코어 없는 float32",
+    "dense float16": "희소성 없는 float16 텐서 코어 연산",
+    "dense FP8": "희소성 없는 FP8 텐서 코어 연산",
+    "memory bandwidth": "메모리 대역폭",
+}
+
+
+def limit_line(what: str, achieved: float, peak: tuple[float, str] | None, unit: str, device_kind: str,
+               language: str = "en") -> str:
     """"achieved / peak = ratio" for one measurement, or the achieved figure alone for an unknown device.
 
     ``achieved`` and the peak are in base units (FLOP/s, bytes/s); the peak comes from
-    ``matmul_peak`` or ``bandwidth_peak``.
+    ``matmul_peak`` or ``bandwidth_peak``. ``language="ko"`` says the same in Korean, for a page's
+    Korean text (``what`` is then the caller's Korean name for the measurement).
 
     >>> h100 = lookup("NVIDIA H100 80GB HBM3")
     >>> print(limit_line("matmul", 7.8e14, matmul_peak(h100, "bfloat16"), "FLOP/s", "NVIDIA H100 80GB HBM3"))
@@ -228,11 +240,23 @@ def limit_line(what: str, achieved: float, peak: tuple[float, str] | None, unit:
     copy: 3.10 TB/s achieved / 3.35 TB/s peak (memory bandwidth) = 93% of peak
     >>> print(limit_line("copy", 2.03e11, None, "B/s", "cpu"))
     copy: 203.0 GB/s achieved; no peak in the table for cpu: achieved only
+    >>> print(limit_line("행렬 곱", 7.8e14, matmul_peak(h100, "bfloat16"), "FLOP/s", "NVIDIA H100 80GB HBM3", "ko"))
+    행렬 곱: 780.0 TFLOP/s 달성, 최대 성능 989.5 TFLOP/s(희소성 없는 bfloat16 텐서 코어 연산)의 79%
+    >>> print(limit_line("복사", 2.03e11, None, "B/s", "cpu", "ko"))
+    복사: 203.0 GB/s 달성(표에 CPU의 최대 성능 없음)
     """
+    if language not in ("en", "ko"):
+        raise ValueError(f"language must be 'en' or 'ko', not {language!r}")
     if peak is None:
+        if language == "ko":
+            kind = "CPU" if normalise(device_kind) == "cpu" else device_kind
+            return f"{what}: {format_rate(achieved, unit)} 달성(표에 {kind}의 최대 성능 없음)"
         return f"{what}: {format_rate(achieved, unit)} achieved; no peak in the table for {device_kind}: achieved only"
     value, label = peak
     scale = next(size for size, _ in _PREFIXES if value >= size)
+    if language == "ko":
+        return (f"{what}: {format_rate(achieved, unit, scale)} 달성, 최대 성능 {format_rate(value, unit, scale)}"
+                f"({_LABELS_KO.get(label, label)})의 {achieved / value:.0%}")
     return (f"{what}: {format_rate(achieved, unit, scale)} achieved / {format_rate(value, unit, scale)} peak "
             f"({label}) = {achieved / value:.0%} of peak")
 
