@@ -1,6 +1,6 @@
 """Compile time and run time of one loop under jax.jit, against its trip count, written four ways.
 
-The exercise of the lesson "Control flow under jit": a small update, ``x * 0.9 + sin(x)`` on a
+The exercise of the lesson "Loops under jit": a small update, ``x * 0.9 + sin(x)`` on a
 float32 vector, is applied n times, written as
 
 * ``python loop``: a Python ``for`` loop, which tracing unrolls into n copies of the update;
@@ -202,7 +202,7 @@ def verdicts(measured: dict[str, Comparison], lengths) -> list[str]:
     >>> lines[2].startswith("warm, n = 8: scan(unroll=8) and scan took about the same time")
     True
     >>> for line in lines[:2] + lines[3:]:
-    ...     print(line.split(" (the median")[0])
+    ...     print(line.split(" (median")[0])
     warm, n = 8: no way separates from all three others
     warm, n = 8: the Python loop was 2.00× slower than scan
     cold, python loop: n = 8 against n = 4: slower, median ratio 2.00

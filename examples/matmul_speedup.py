@@ -114,7 +114,7 @@ def format_table(results: dict[int, dict[str, Timing]]) -> str:
     the warm calls, and how the warm jit call compared with NumPy.
 
     >>> c = Comparison({"numpy": [0.002] * 6, "jnp": [0.001] * 6, "jit cold": [0.01] * 6, "jit warm": [0.001] * 6})
-    >>> print(format_table({64: SizeTimings(c)}).split(" (the median")[0])  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(format_table({64: SizeTimings(c)}).split(" (median")[0])  # doctest: +NORMALIZE_WHITESPACE
         n  method     ms: median (fastest–slowest)   GFLOP/s
        64  numpy      2.00 ms (2.00–2.00)                0.3
            jnp        1.00 ms (1.00–1.00)                0.5

@@ -231,7 +231,7 @@ def verdicts(comparison: Comparison, leaf_counts) -> list[str]:
 
     >>> ms = [1e-3, 1.1e-3, 0.9e-3, 1e-3, 1.2e-3, 1e-3]
     >>> c = Comparison({variant(way, 4): [t * (3 if way == "per leaf" else 1) for t in ms] for way in WAYS})
-    >>> print(verdicts(c, [4])[0].split(" (the median")[0])
+    >>> print(verdicts(c, [4])[0].split(" (median")[0])
     4 leaves: the whole-tree jit was 3.00× faster than the per-leaf loop
     """
     return [f"{n} leaves: " + comparison.sentences(variant("whole tree", n), variant("per leaf", n),

@@ -13,8 +13,8 @@ from .harness import ROOT, has_hangul
 sys.path.insert(0, str(ROOT / "examples"))
 import plotting  # noqa: E402  (the sizes every plot is drawn at)
 
-PLOTS = {"jit/control-flow": 1, "jit/looking-inside": 1, "jit/static-arguments": 1, "jit/timing": 1,
-         "origins/grad-first-steps": 1, "origins/jax-numpy": 1, "origins/numpy-on-accelerators": 1,
+PLOTS = {"jit/control-flow": 1, "jit/looking-inside": 1, "jit/changing-shapes": 1, "jit/throughput": 1,
+         "origins/grad-first-steps": 1, "origins/host-and-device": 1, "origins/numpy-on-accelerators": 1,
          "origins/transformations": 1, "programs/pytrees": 1, "programs/random-numbers": 1, "programs/state": 1,
          "programs/vmap-in-depth": 1, "training/jvp-vjp": 1, "training/custom-derivatives": 1, "training/remat": 1,
          "training/optax": 2, "training/flax-nnx": 1, "accelerator/roofline": 1, "accelerator/precision": 1,
