@@ -223,6 +223,10 @@ class Verdict:
         return {"faster": -1, "slower": 1, "same": 0}[self.outcome]
 
 
+# What a rate in each unit is called in Korean ("처리량" for everything else: steps, numbers per second).
+RATE_NAMES_KO = {"GFLOP/s": "연산 속도", "TFLOP/s": "연산 속도", "GB/s": "메모리 대역폭"}
+
+
 @dataclasses.dataclass
 class Comparison:
     """Interleaved samples of two or more variants, in seconds, round by round.
@@ -350,8 +354,8 @@ class Comparison:
         >>> c = Comparison({"mm": [1.0] * 6, "ew": [1.0] * 6})
         >>> s = c.rate_sentences("mm", "ew", {"mm": 70.0, "ew": 10.0}, "GFLOP/s", labels)
         >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
-        처리량(GFLOP/s)은 행렬 곱이 원소별 연산의 7.00배였습니다(라운드별 비율의
-        중앙값이며, 처리량의 중앙값은 70.0 대 10.0입니다)
+        연산 속도(GFLOP/s)는 행렬 곱이 원소별 연산의 7.00배였습니다(라운드별 비율의
+        중앙값이며, 연산 속도의 중앙값은 70.0 대 10.0입니다)
         the matmul reached 7.00× the GFLOP/s of the chain (median of the per-round ratios; medians
         70.0 and 10.0 GFLOP/s)
         >>> s = c.rate_sentences("ew", "mm", {"mm": 70.0, "ew": 10.0}, {"ko": "스텝/초", "en": "steps/s"}, labels)
@@ -362,31 +366,32 @@ class Comparison:
         medians 10.0 and 70.0 steps/s)
         >>> s = c.rate_sentences("ew", "mm", {"mm": 10.0, "ew": 10.0}, "GB/s", labels)
         >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
-        이 기계에서 원소별 연산과 행렬 곱의 처리량(GB/s)은 거의 같았습니다(처리량의
-        중앙값은 10.0 대 10.0, 라운드별 비율의 중앙값은 1.00배입니다)
+        이 기계에서 원소별 연산과 행렬 곱의 메모리 대역폭(GB/s)은 거의 같았습니다(메모리
+        대역폭의 중앙값은 10.0 대 10.0, 라운드별 비율의 중앙값은 1.00배입니다)
         the chain and the matmul reached about the same GB/s on this machine (medians 10.0 and 10.0
         GB/s; median per-round ratio 1.00)
         """
         units = unit if isinstance(unit, dict) else {"ko": unit, "en": unit}
+        rate_name = RATE_NAMES_KO.get(units["ko"], "처리량")
         verdict = self.verdict(a, b, work)
         figures = tuple(ratio_text(work[name] / self.timing(name).median) for name in (a, b))
         ko_a, ko_b = (korean_label(labels[name]["ko"]) for name in (a, b))
         en_a, en_b = labels[a]["en"], labels[b]["en"]
         factor = ratio_text(verdict.factor)
-        rate_ko, rate_en = f"처리량({units['ko']})", units["en"]
-        medians_ko = f"처리량의 중앙값은 {figures[0]} 대 {figures[1]}"
+        rate_ko, rate_en = f"{rate_name}({units['ko']})", units["en"]
+        medians_ko = f"{rate_name}의 중앙값은 {figures[0]} 대 {figures[1]}"
         medians_en = f"medians {figures[0]} and {figures[1]} {rate_en}"
         if verdict.outcome == "same":
             return _undecided(verdict, medians_ko, medians_en,
-                              {"ko": f"이 기계에서 {ko_a}{particle(ko_a, '와', '과')} {ko_b}의 {rate_ko}은 "
-                                     "거의 같았습니다",
+                              {"ko": f"이 기계에서 {ko_a}{particle(ko_a, '와', '과')} {ko_b}의 {rate_ko}"
+                                     f"{particle(rate_name, '는', '은')} 거의 같았습니다",
                                "en": f"{en_a} and {en_b} reached about the same {rate_en} on this machine"},
                               {"ko": f"이 측정으로는 {ko_a}{particle(ko_a, '와', '과')} {ko_b} 가운데 어느 쪽의 "
-                                     f"{rate_ko}이 높은지 가릴 수 없었습니다",
+                                     f"{rate_ko}{particle(rate_name, '가', '이')} 높은지 가릴 수 없었습니다",
                                "en": f"this measurement could not tell {en_a} and {en_b} apart in {rate_en}"})
         note_ko = f"(라운드별 비율의 중앙값이며, {medians_ko}입니다)"
         note_en = f"(median of the per-round ratios; {medians_en})"
-        measured_ko = f"{rate_ko}은 {ko_a}{particle(ko_a, '가', '이')} {ko_b}의"
+        measured_ko = f"{rate_ko}{particle(rate_name, '는', '은')} {ko_a}{particle(ko_a, '가', '이')} {ko_b}의"
         if verdict.outcome == "faster":
             return {"ko": f"{measured_ko} {factor}배였습니다{note_ko}",
                     "en": f"{en_a} reached {factor}× the {rate_en} of {en_b} {note_en}"}
