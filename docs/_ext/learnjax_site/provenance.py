@@ -186,6 +186,18 @@ def format_when(record: dict) -> str:
     return dt.datetime.fromisoformat(record["ran_at"]).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def device_kind(record: dict) -> str:
+    """The device kind as a table shows it: in capitals where it is only the backend's name.
+
+    >>> device_kind({"backend": "cpu", "device_kind": "cpu"})
+    'CPU'
+    >>> device_kind({"backend": "gpu", "device_kind": "NVIDIA H200"})
+    'NVIDIA H200'
+    """
+    kind = record["device_kind"]
+    return kind.upper() if kind.upper() == record["backend"].upper() else kind
+
+
 def device_name(record: dict) -> str:
     """The device as prose names it: the device kind, then the backend in capitals unless the kind
     already says it.
@@ -197,8 +209,8 @@ def device_name(record: dict) -> str:
     >>> device_name({"backend": "tpu", "device_kind": "TPU v5 lite"})
     'TPU v5 lite'
     """
-    backend, kind = record["backend"].upper(), record["device_kind"]
-    if kind.upper() == backend:
+    backend, kind = record["backend"].upper(), device_kind(record)
+    if kind == backend:
         return backend
     return kind if backend in kind.upper().split() else f"{kind} {backend}"
 
@@ -258,7 +270,7 @@ def report_table(app: Sphinx, language: str, fromdocname: str) -> nodes.Node:
             link,
             nodes.Text(text(language, f"report_{record['outputs']}")),
             nodes.Text(format_seconds(record["execution_seconds"])),
-            nodes.Text(f"{record['device_kind']} × {record['device_count']}"),
+            nodes.Text(f"{device_kind(record)} × {record['device_count']}"),
             nodes.Text(record["backend"].upper()),
             nodes.Text(f"{record['jax']} / {record['jaxlib']}"),
             nodes.Text(format_when(record)),
