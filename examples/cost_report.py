@@ -441,7 +441,7 @@ def plot(reports: dict[str, Report], path: str, language: str = "en") -> None:
     high = max(r.intensity for r in reports.values()) * 4
     x = np.geomspace(low, high, 200)
     ax.plot(x, np.minimum(peak_flops, x * peak_bytes) / 1e9, color="gray", linestyle="--",
-            label=say(language, "측정한 최고치로 그린 지붕", "roofs from the best measured rates"))
+            label=say(language, "측정한 천장", "roofs from the best measured rates"))
     for name, r in reports.items():
         label = name if r.source == "XLA" else say(language, f"{name} (손으로 센 비용)", f"{name} (cost by hand)")
         ax.plot(r.intensity, r.flop_rate / 1e9, marker="o", linestyle="none", label=label)

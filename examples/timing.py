@@ -224,7 +224,7 @@ class Verdict:
 
 
 # What a rate in each unit is called in Korean ("처리량" for everything else: steps, numbers per second).
-RATE_NAMES_KO = {"GFLOP/s": "연산 속도", "TFLOP/s": "연산 속도", "GB/s": "메모리 대역폭"}
+RATE_NAMES_KO = {"GFLOP/s": "연산 속도", "TFLOP/s": "연산 속도", "GB/s": "달성한 대역폭"}
 
 
 @dataclasses.dataclass
@@ -366,7 +366,7 @@ class Comparison:
         medians 10.0 and 70.0 steps/s)
         >>> s = c.rate_sentences("ew", "mm", {"mm": 10.0, "ew": 10.0}, "GB/s", labels)
         >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
-        이 기계에서 원소별 연산과 행렬 곱의 메모리 대역폭(GB/s)은 거의 같았습니다(메모리
+        이 기계에서 원소별 연산과 행렬 곱의 달성한 대역폭(GB/s)은 거의 같았습니다(달성한
         대역폭의 중앙값은 10.0 대 10.0, 라운드별 비율의 중앙값은 1.00배입니다)
         the chain and the matmul reached about the same GB/s on this machine (medians 10.0 and 10.0
         GB/s; median per-round ratio 1.00)
