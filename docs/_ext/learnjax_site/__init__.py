@@ -57,6 +57,7 @@ def setup(app) -> dict:
         mathjax,
         not_found,
         notebooks,
+        outcomes,
         portable_outputs,
         progress,
         provenance,
@@ -73,6 +74,6 @@ def setup(app) -> dict:
     for module in (bilingual, tags, provenance, lessons, callouts, language_switch, catalog, progress,
                    glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
                    korean_search, search_results, notebooks, sidebar, portable_outputs, mathjax,
-                   interface_language, figures, css_bundle, stage):
+                   interface_language, figures, css_bundle, stage, outcomes):
         module.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

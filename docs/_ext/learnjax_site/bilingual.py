@@ -12,6 +12,7 @@ from itertools import zip_longest
 
 from sphinx.application import Sphinx
 
+from . import outcomes
 from .cells import Cell, CellSyntaxError, Notebook, split_notebook
 from .errors import LessonError, lesson_error, stops_build
 
@@ -20,11 +21,13 @@ LANGUAGE_NAMES = {"ko": "한국어", "en": "English"}
 _NAMES_IN_ENGLISH = {"ko": "Korean", "en": "English"}
 
 
-def check_pairs(notebook: Notebook, path: str) -> None:
+def check_pairs(notebook: Notebook, path: str, text: str = "") -> None:
     """Raise LessonError unless every run of language cells pairs up, heading for heading.
 
     A run is a stretch of consecutive language-tagged markdown cells. In each run both languages
-    need the same number of cells and the same sequence of heading levels.
+    need the same number of cells, the same sequence of heading levels, and (given the page's
+    ``text``) the same sentences chosen by an outcome: ``{outcomes}`` blocks of the same names,
+    with the same outcomes, and ``{outcome}`` references to the same names.
     """
     for cell in notebook.cells:
         if cell.lang is None:
@@ -39,6 +42,8 @@ def check_pairs(notebook: Notebook, path: str) -> None:
         by_lang = {lang: [c for c in run if c.lang == lang] for lang in LANGUAGES}
         _check_counts(by_lang, path)
         _check_headings(by_lang, path)
+        if text:
+            _check_outcomes(by_lang, text.split("\n"), path)
 
 
 def _language_runs(cells: list[Cell]) -> list[list[Cell]]:
@@ -85,6 +90,26 @@ def _check_headings(by_lang: dict[str, list[Cell]], path: str) -> None:
         )
 
 
+def _check_outcomes(by_lang: dict[str, list[Cell]], lines: list[str], path: str) -> None:
+    found = {}
+    for lang, cells in by_lang.items():
+        body = "\n".join(line for cell in cells for line in lines[cell.start:cell.end])
+        try:
+            found[lang] = (outcomes.names_and_cases(body), sorted(set(outcomes.references(body))))
+        except outcomes.OutcomeError as error:
+            raise lesson_error(path, by_lang[lang][0].start + error.line + 1, error.problem,
+                               "write one '- OUTCOME: sentence' item per outcome") from None
+    if found["ko"] == found["en"]:
+        return
+    (ko_blocks, ko_refs), (en_blocks, en_refs) = found["ko"], found["en"]
+    raise lesson_error(
+        path, by_lang["ko"][0].first_line + 1,
+        "the Korean and English cells here choose different sentences by outcome "
+        f"(ko: blocks {ko_blocks}, references {ko_refs}; en: blocks {en_blocks}, references {en_refs})",
+        "give both languages the same {outcomes} blocks (same names, same outcomes) and the same {outcome} references",
+    )
+
+
 def keep_language(text: str, notebook: Notebook, language: str) -> str:
     """Return ``text`` with the body of every other-language cell blanked, line for line."""
     lines = text.split("\n")
@@ -121,7 +146,7 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     if notebook is None:
         raise lesson_error(path, 1, "this page is not a MyST notebook, so it cannot hold both languages",
                            "start it with the jupytext front matter every page here uses (see README)")
-    check_pairs(notebook, str(path))
+    check_pairs(notebook, str(path), source[0])
     source[0] = keep_language(source[0], notebook, language)
 
 

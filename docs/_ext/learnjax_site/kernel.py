@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 PROVENANCE_KEY = "learnjax_provenance"
 REQUIRE_ACCELERATOR = "LEARNJAX_REQUIRE_ACCELERATOR"
@@ -58,8 +59,26 @@ print(_json.dumps(_record))
 """
 
 
+KIT_PATH = [Path(__file__).resolve().parents[2] / "_kit", Path(__file__).resolve().parents[3] / "examples"]
+
+
+def set_kernel_path(environ=os.environ) -> str:
+    """Put the lesson kit (``docs/_kit``) and ``examples/`` first on the kernels' ``PYTHONPATH``; return it.
+
+    A page's hidden cells import ``lesson_kit`` and the programs with no ``sys.path`` line.
+
+    >>> set_kernel_path({"PYTHONPATH": "/elsewhere"}).split(os.pathsep)[-1]
+    '/elsewhere'
+    """
+    entries = [str(path) for path in KIT_PATH]
+    entries += [entry for entry in environ.get("PYTHONPATH", "").split(os.pathsep) if entry and entry not in entries]
+    environ["PYTHONPATH"] = os.pathsep.join(entries)
+    return environ["PYTHONPATH"]
+
+
 def set_kernel_memory_settings(environ=os.environ) -> dict[str, str]:
-    """Give the kernels started from this process JAX's memory settings; return those in force.
+    """Give the kernels started from this process JAX's memory settings and the kit's path; return
+    the memory settings in force.
 
     A setting already in the environment is kept (``XLA_PYTHON_CLIENT_MEM_FRACTION=.5``, say), so a
     machine that needs another one can have it.
@@ -72,6 +91,7 @@ def set_kernel_memory_settings(environ=os.environ) -> dict[str, str]:
     """
     for name, value in KERNEL_MEMORY_SETTINGS.items():
         environ.setdefault(name, value)
+    set_kernel_path(environ)
     return {name: environ[name] for name in MEMORY_VARIABLES if name in environ}
 
 

@@ -6,6 +6,8 @@ The reader's notebook (``notebooks``) cannot use Sphinx, so each markdown cell i
   page's language, and ``:::{dropdown} Title`` its content under the bold title;
 * ``{glue:text}`name``` (and ``{glue}``, ``{glue:md}``) becomes the value the build glued, formatted
   as myst-nb formats it on the page;
+* ``{outcome}`name``` becomes the sentence its ``{outcomes}`` block holds for the glued outcome
+  (the blocks show nothing);
 * ``{glue:figure} name`` becomes the image the build glued, in the cell itself (a ``data:`` URI,
   which Colab and Jupyter both show), with its ``:alt:`` text and its caption; a figure nothing was
   glued for, not an image, or without ``:alt:`` stops the build;
@@ -29,6 +31,7 @@ from markdown_it.renderer import RendererHTML
 from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
 
+from . import outcomes
 from .callouts import CALLOUTS
 from .texts import text
 
@@ -49,6 +52,7 @@ class Page:
     glue: dict[str, dict]  # glued name -> {"data": {mime: value}}, as myst-nb writes <page>.glue.json
     link: Callable[[str], str]  # docname of another page -> its URL from the reader's notebook
     title: Callable[[str], str]  # docname -> its title
+    outcomes: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)  # {outcomes} blocks: name -> cases
 
 
 class MarkdownError(ValueError):
@@ -121,6 +125,15 @@ def page_docname(page: Page, target: str) -> str:
 def _role(page: Page, role: str, content: str) -> str:
     if role in ("glue", "glue:text", "glue:any", "glue:md"):
         return glued_text(page, role, content)
+    if role == "outcome":
+        if content not in page.outcomes:
+            raise MarkdownError(f"{{outcome}}`{content}` has no {{outcomes}} {content} block in this language",
+                                f"list each outcome's sentence in a ':::{{outcomes}} {content}' block")
+        try:
+            sentence = outcomes.choose(content, page.outcomes[content], glued_text(page, "glue:text", content))
+        except ValueError as error:
+            raise MarkdownError(str(error), "add a sentence for that outcome to the block") from None
+        return inline(page, sentence)
     if role == "doc":
         match = re.match(r"^(.*?)\s*<([^<>]+)>$", content, re.DOTALL)
         label, target = (match.group(1), match.group(2)) if match else (None, content)
@@ -182,7 +195,7 @@ def blockquote(title: str, body: str) -> str:
     return "\n".join(f"> {line}" if line.strip() else ">" for line in lines)
 
 
-SHOWN_DIRECTIVES = (*CALLOUTS, "admonition", "dropdown", "program-source", "glue:figure")
+SHOWN_DIRECTIVES = (*CALLOUTS, "admonition", "dropdown", "program-source", "glue:figure", "outcomes")
 FIGURE_TYPES = ("image/png", "image/jpeg")
 
 
@@ -225,6 +238,8 @@ def _directive(page: Page, name: str, argument: str, body: str) -> str | Program
         return Programs(tuple(argument.split()))
     if name == "glue:figure":
         return figure(page, argument, body)
+    if name == "outcomes":  # its sentences stand where {outcome} refers to them
+        return ""
     content = markdown(page, _directive_body(body))
     if name in CALLOUTS:
         title = text(page.language, name) + (f": {inline(page, argument)}" if argument else "")

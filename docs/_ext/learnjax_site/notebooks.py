@@ -33,7 +33,7 @@ from pathlib import Path
 import nbformat
 from sphinx.application import Sphinx
 
-from . import hidden_cells, lessons, notebook_markdown, provenance
+from . import hidden_cells, lessons, notebook_markdown, outcomes, provenance
 from .errors import lesson_error, stops_build
 from .notebook_markdown import Programs, escape
 from .portable_outputs import executed_notebook, read_glue
@@ -155,6 +155,13 @@ class NotebookBuilder:
         return (_cell_line(self.file_lines, marker, source) if source else marker) + offset
 
     def markdown_blocks(self) -> dict[int, list]:
+        for index, cell in enumerate(self.executed.cells):
+            if cell.cell_type == "markdown":
+                try:
+                    self.page.outcomes.update({name: cases for name, cases, _ in outcomes.blocks(cell.source)})
+                except outcomes.OutcomeError as error:
+                    raise lesson_error(self.path, self.line(index, error.line, cell.source), error.problem,
+                                       "write one '- OUTCOME: sentence' item per outcome") from None
         blocks = {}
         for index, cell in enumerate(self.executed.cells):
             if cell.cell_type != "markdown":
