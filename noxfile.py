@@ -20,11 +20,15 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import nox
+
+sys.path.insert(0, str(Path(__file__).parent / "docs" / "_ext"))
+from learnjax_site.core.flags import GPU, flag  # noqa: E402  (the build's one reading of its switches)
 
 nox.options.sessions = ["docs", "tests", "lint"]
 nox.options.default_venv_backend = "venv"
@@ -101,7 +105,7 @@ def install(session: nox.Session, group: str) -> None:
 
     LEARNJAX_GPU=1 turns the docs group into the gpu group: the same, with JAX for CUDA 13 pinned.
     """
-    if group == "docs" and os.environ.get("LEARNJAX_GPU") == "1":
+    if group == "docs" and flag(GPU):
         group = "gpu"
     session.install("--require-hashes", "-r", str(locked_requirements(session, group)))
 
@@ -110,7 +114,7 @@ def install(session: nox.Session, group: str) -> None:
 def docs(session: nox.Session) -> None:
     """Build the site in both languages into docs/_build/html (extra args go to sphinx-build)."""
     install(session, "docs")
-    session.run("python", "-m", "learnjax_site.build", *session.posargs, env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.commands.build", *session.posargs, env=SITE_ENV)
 
 
 @session()
@@ -118,13 +122,13 @@ def publish(session: nox.Session) -> None:
     """What the publishing workflow runs: both languages, the record, the notebooks for Colab.
 
     Builds the site into docs/_build/html (extra args go to sphinx-build), then writes
-    docs/_build/publish/record/ and docs/_build/publish/colab/<lang>/ (learnjax_site.publish).
+    docs/_build/publish/record/ and docs/_build/publish/colab/<lang>/ (learnjax_site.commands.publish).
     With LEARNJAX_REQUIRE_ACCELERATOR=1 (the GPU runner) a page that ran on the CPU stops it;
     CI runs it without, on the CPU, so a broken publishing step fails CI first.
     """
     install(session, "docs")
-    session.run("python", "-m", "learnjax_site.build", *session.posargs, env=SITE_ENV)
-    session.run("python", "-m", "learnjax_site.publish", env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.commands.build", *session.posargs, env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.commands.publish", env=SITE_ENV)
 
 
 @session(name="docs-live")
@@ -346,13 +350,14 @@ DRYRUN = ROOT / "docs" / "_build" / "gpu-dryrun"
 
 
 def load_gpu_run():
-    """learnjax_site.gpu_run, for what the GPU machine receives (it and the package's __init__ need no Sphinx)."""
+    """learnjax_site.commands.gpu_run, for what the GPU machine receives (it and the packages' __init__
+    need no Sphinx)."""
     import importlib
     import sys
 
     if str(ROOT / "docs" / "_ext") not in sys.path:
         sys.path.insert(0, str(ROOT / "docs" / "_ext"))
-    return importlib.import_module("learnjax_site.gpu_run")
+    return importlib.import_module("learnjax_site.commands.gpu_run")
 
 
 def download_carried_wheels(session: nox.Session, carry: Path) -> list[Path]:
@@ -369,17 +374,17 @@ def download_carried_wheels(session: nox.Session, carry: Path) -> list[Path]:
 
 def gpu_prepare_carry(session: nox.Session, carry: Path = CARRY) -> None:
     locked_requirements(session, "lessons")  # stops if the lock is stale
-    session.run("python", "-m", "learnjax_site.gpu_run", "prepare", "--carry", str(carry), env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.commands.gpu_run", "prepare", "--carry", str(carry), env=SITE_ENV)
     wheels = download_carried_wheels(session, carry)
     session.log(f"{len(wheels)} wheels, {sum(w.stat().st_size for w in wheels) / 2**20:.1f} MiB, in {carry}/wheels")
-    session.run("python", "-m", "learnjax_site.gpu_run", "carried", "--carry", str(carry), env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.commands.gpu_run", "carried", "--carry", str(carry), env=SITE_ENV)
 
 
 @session(name="gpu-prepare")
 def gpu_prepare(session: nox.Session) -> None:
     """Write .gpu-run/, what a GPU machine without network needs beside the repository (README).
 
-    The staged notebooks (learnjax_site.stage, with each page's expected seconds and the commit) and
+    The staged notebooks (learnjax_site.execution.stage, with each page's expected seconds and the commit) and
     the wheels of requirements/gpu-carry.txt for CPython 3.12 on Linux, hashes checked; then prints
     what the machine would receive (at most 64 MiB). On the machine: bash .ci/gpu-run.
     """
@@ -392,15 +397,15 @@ def gpu_import(session: nox.Session) -> None:
     """Keep what a GPU run brought back, then render the site from it: nox -s gpu-import -- FOLDER [--fresh].
 
     FOLDER holds the runner's manifest.json and outputs.zip. They go into reports/gpu/ (outputs.json,
-    outputs/<page>.ipynb.gz, runs/<date>-<n>.json; learnjax_site.outputs); then both languages are built
+    outputs/<page>.ipynb.gz, runs/<date>-<n>.json; learnjax_site.execution.outputs); then both languages are built
     (pages without kept outputs execute here) and the record is written to reports/gpu/.
     """
     if not session.posargs:
         session.error("nox -s gpu-import -- FOLDER: the folder a GPU run brought back (manifest.json, outputs.zip)")
     install(session, "docs")
-    session.run("python", "-m", "learnjax_site.outputs", "keep", *session.posargs, env=SITE_ENV)
-    session.run("python", "-m", "learnjax_site.build", env=SITE_ENV)
-    session.run("python", "-m", "learnjax_site.record", "--out", str(ROOT / "reports" / "gpu"), env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.execution.outputs", "keep", *session.posargs, env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.commands.build", env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.commands.record", "--out", str(ROOT / "reports" / "gpu"), env=SITE_ENV)
 
 
 @session(name="gpu-dryrun")
@@ -444,14 +449,14 @@ def gpu_dryrun(session: nox.Session) -> None:
     status = subprocess.run(command, cwd=tree, env={**os.environ, "OUT": str(results),
                                                     "PYTHON": str(image / "bin" / "python")}).returncode
     timings["run"] = time.perf_counter() - started
-    session.run("python", "-m", "learnjax_site.gpu_run", "results", str(results), env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.commands.gpu_run", "results", str(results), env=SITE_ENV)
     manifest = json.loads((results / "manifest.json").read_text(encoding="utf8"))
     by_status = {state: sorted(p for p, e in manifest["pages"].items() if e["status"] == state)
                  for state in ("ok", "failed", "left")}
     started = time.perf_counter()
-    session.run("python", "-m", "learnjax_site.outputs", "keep", str(results), "--kept", str(kept),
+    session.run("python", "-m", "learnjax_site.execution.outputs", "keep", str(results), "--kept", str(kept),
                 "--allow-backend", "cpu", env=SITE_ENV)
-    session.run("python", "-m", "learnjax_site.build", "--kept", str(kept), env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.commands.build", "--kept", str(kept), env=SITE_ENV)
     timings["import_and_render"] = time.perf_counter() - started
     rendered = json.loads((ROOT / "docs" / "_build" / "outputs.json").read_text(encoding="utf8"))["pages"]
     files = sorted(path for path in results.rglob("*") if path.is_file())

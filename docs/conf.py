@@ -1,7 +1,7 @@
 """Sphinx configuration of Learning JAX · JAX 배우기.
 
 Built once per language: ``sphinx-build -D language=ko`` and ``-D language=en`` (see
-``learnjax_site.build``, which ``nox -s docs`` runs). Test fixtures reuse this file with ``-c docs``.
+``learnjax_site.commands.build``, which ``nox -s docs`` runs). Test fixtures reuse this file with ``-c docs``.
 """
 
 import os
@@ -20,7 +20,10 @@ extensions = [
     "myst_nb",
     "sphinx_copybutton",
     "sphinx_design",
-    "learnjax_site",
+    "sphinx_sitemap",  # learnjax_site.web.sitemap adds the root index and robots.txt
+    "notfound.extension",  # learnjax_site.web.not_found: each language's 404 page
+    "sphinxext.opengraph",  # learnjax_site.web.social_cards: the cards' Hangul font, locale tags
+    "learnjax_site",  # the site's own: learnjax_site/__init__.py lists its pipeline
 ]
 
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
@@ -40,7 +43,16 @@ myst_heading_anchors = 3
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 # --- the published site
-html_baseurl = os.environ.get("LEARNJAX_BASE_URL", "")  # empty: learnjax_site.site_url.DEFAULT_BASE_URL
+# Settings that depend on the build's language (-D language=...) or on html_baseurl are made by
+# learnjax_site at config-inited: notfound_urls_prefix and notfound_context, ogp_site_url and its
+# locale tags, the cards' font.
+sitemap_url_scheme = "{lang}{link}"  # each language's sitemap lists its own pages
+sitemap_locales = ["ko", "en"]  # hreflang alternates between the two
+sitemap_filename = "sitemap.xml"  # learnjax_site.web.sitemap.SITEMAP: the root index points at it
+sitemap_excludes = ["404.html", "search.html", "genindex.html"]  # no content a search should land on
+notfound_pagename = "404"  # learnjax_site.web.not_found.PAGENAME
+mathjax_path = "mathjax/tex-mml-chtml.js"  # served from _static (learnjax_site.theme.mathjax copies it)
+html_baseurl = os.environ.get("LEARNJAX_BASE_URL", "")  # empty: learnjax_site.web.site_url.DEFAULT_BASE_URL
 html_theme = "sphinx_book_theme"
 html_title = "JAX 배우기 · Learning JAX"
 html_copy_source = False  # the sources hold both languages; each build shows one

@@ -24,7 +24,7 @@ def build(source: Path, out: Path, *languages: str, env: dict | None = None,
           kept: Path | None = None) -> subprocess.CompletedProcess:
     """Build ``source`` into ``out`` (with kept GPU outputs from ``kept``); returns the finished process,
     output in ``.stdout``."""
-    command = [sys.executable, "-m", "learnjax_site.build", "--source", str(source), "--out", str(out)]
+    command = [sys.executable, "-m", "learnjax_site.commands.build", "--source", str(source), "--out", str(out)]
     if kept:
         command += ["--kept", str(kept)]
     if languages:
@@ -41,7 +41,7 @@ def built_file(site: dict, href: str, on_page: Path) -> Path:
     Links are relative, or absolute under the public base URL (``LEARNJAX_BASE_URL`` or its default),
     which stands for the site's ``html/`` folder; a link to a folder means its ``index.html``.
     """
-    from learnjax_site.site_url import base_url
+    from learnjax_site.web.site_url import base_url
 
     base = base_url()
     target = site["html"] / href.removeprefix(base) if href.startswith(base) else on_page.parent / href

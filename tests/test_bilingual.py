@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from learnjax_site.bilingual import check_pairs, keep_language
-from learnjax_site.cells import CellSyntaxError, split_notebook
-from learnjax_site.errors import LessonError
+from learnjax_site.core.errors import LessonError
+from learnjax_site.source.bilingual import check_pairs, keep_language
+from learnjax_site.source.cells import CellSyntaxError, split_notebook
 
 FRONT = "---\njupytext:\n  text_representation:\n    format_name: myst\n---\n"
 

@@ -9,9 +9,10 @@ import re
 
 import nbformat
 import pytest
-from learnjax_site import figures, notebook_markdown
-from learnjax_site.cells import split_notebook
-from learnjax_site.errors import LessonError
+from learnjax_site.core.errors import LessonError
+from learnjax_site.notebooks import markdown as notebook_markdown
+from learnjax_site.source import figures
+from learnjax_site.source.cells import split_notebook
 from sitebuild import ROOT
 
 PNG = {"ko": base64.b64encode(b"\x89PNG korean").decode(), "en": base64.b64encode(b"\x89PNG english").decode()}

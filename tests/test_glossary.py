@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from learnjax_site.collation import sort_key
-from learnjax_site.errors import LessonError
-from learnjax_site.glossary import read_terms, sorted_terms
+from learnjax_site.core.collation import sort_key
+from learnjax_site.core.errors import LessonError
+from learnjax_site.pages.glossary import read_terms, sorted_terms
 from sitebuild import build, copy_fixture, page
 
 GLOSSARY = """# Glossary
@@ -146,7 +146,7 @@ def test_pages_that_are_not_lessons_have_no_glossary_links(site):
 def test_the_link_style_is_on_every_lesson(site):
     for language in ("ko", "en"):
         styles = [link["href"] for link in page(site, language, "part/second").select("link[rel=stylesheet]")]
-        # in the site's one stylesheet (learnjax_site.css_bundle)
+        # in the site's one stylesheet (learnjax_site.theme.css_bundle)
         assert any("learnjax-site.css" in href for href in styles)
         bundle = (site["html"] / language / "_static" / "learnjax-site.css").read_text(encoding="utf8")
         assert "/* learnjax-glossary.css */" in bundle

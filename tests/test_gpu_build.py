@@ -12,8 +12,9 @@ from pathlib import Path
 
 import device_peaks
 import pytest
-from learnjax_site import kernel, provenance, record
-from learnjax_site.errors import LessonError
+from learnjax_site.commands import record
+from learnjax_site.core.errors import LessonError
+from learnjax_site.execution import kernel, provenance
 
 ROOT = Path(__file__).resolve().parents[1]
 H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"

@@ -23,14 +23,16 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from learnjax_site import gpu_run, outputs, record, runner
+from learnjax_site.commands import gpu_run, record
+from learnjax_site.execution import outputs, runner
 from sitebuild import ROOT, build, copy_fixture, page
 
 H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
 
 
 def stage(source: Path, out: Path) -> dict:
-    ran = subprocess.run([sys.executable, "-m", "learnjax_site.stage", "--source", str(source), "--out", str(out)],
+    ran = subprocess.run([sys.executable, "-m", "learnjax_site.execution.stage", "--source", str(source),
+                          "--out", str(out)],
                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "docs" / "_ext")},
                          timeout=300)
     assert ran.returncode == 0, ran.stdout[-3000:] + ran.stderr[-3000:]

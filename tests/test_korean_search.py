@@ -17,7 +17,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from learnjax_site.korean_search import STOPWORDS, SearchKorean, js_stemmer_code, strip_endings
+from learnjax_site.search.korean_search import STOPWORDS, SearchKorean, js_stemmer_code, strip_endings
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = json.loads((ROOT / "tests" / "korean_search_cases.json").read_text(encoding="utf8"))

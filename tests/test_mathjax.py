@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 from bs4 import BeautifulSoup
-from learnjax_site import mathjax
-from learnjax_site.errors import LessonError
+from learnjax_site.core.errors import LessonError
+from learnjax_site.theme import mathjax
 from sitebuild import page
 
 LANGUAGES = ("ko", "en")

@@ -21,7 +21,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
-from learnjax_site.cells import split_notebook
+from learnjax_site.source.cells import split_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = sorted(p for p in (ROOT / "docs").rglob("*.md")

@@ -1,4 +1,4 @@
-"""Outputs name no folder of the machine that built the site (``learnjax_site.portable_outputs``).
+"""Outputs name no folder of the machine that built the site (``learnjax_site.execution.portable_outputs``).
 
 Unit tests of the rewriting, then every built file of the fixture site (both languages: pages,
 notebooks, search index, build report) grepped for the build's folders. The same grep over the
@@ -11,7 +11,7 @@ import re
 
 import nbformat
 import pytest
-from learnjax_site.portable_outputs import Machine, cell_file_name, portable_notebook, portable_text
+from learnjax_site.execution.portable_outputs import Machine, cell_file_name, portable_notebook, portable_text
 from sitebuild import ROOT, machine_folders, machine_leaks, page
 
 MACHINE = Machine.of(["/home/kim/learning-jax"], "/home/kim")

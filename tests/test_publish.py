@@ -1,4 +1,4 @@
-"""What nox -s publish adds to a build (learnjax_site.publish): the record and the notebooks for Colab."""
+"""What nox -s publish adds to a build (learnjax_site.commands.publish): the record and the notebooks for Colab."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import shutil
 
 import pytest
-from learnjax_site import publish
+from learnjax_site.commands import publish
 
 
 def test_publishing_the_fixture_build(site, tmp_path, monkeypatch):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from bs4 import BeautifulSoup
-from learnjax_site.search_results import PROSE_SUFFIX, prose
+from learnjax_site.search.search_results import PROSE_SUFFIX, prose
 from sitebuild import page
 
 LESSON = """<html><body><main role="main">

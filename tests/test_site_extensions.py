@@ -6,8 +6,9 @@ import json
 
 import pytest
 from docutils import nodes
-from learnjax_site import kernel, lessons, provenance
-from learnjax_site.errors import LessonError
+from learnjax_site.core.errors import LessonError
+from learnjax_site.execution import kernel, provenance
+from learnjax_site.source import lessons
 
 RECORD = {"backend": "gpu", "device_kind": "NVIDIA H100 80GB HBM3", "device_count": 1, "jax": "0.10.2",
           "jaxlib": "0.10.2", "ran_at": "2026-11-22T09:30:00.123456+00:00", "outputs": "executed",

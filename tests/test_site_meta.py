@@ -12,9 +12,9 @@ from xml.etree import ElementTree
 
 import pytest
 from bs4 import BeautifulSoup
-from learnjax_site.site_url import base_path, base_url
-from learnjax_site.social_cards import CARD_FONT, register_card_font
-from learnjax_site.texts import text
+from learnjax_site.core.texts import text
+from learnjax_site.web.site_url import base_path, base_url
+from learnjax_site.web.social_cards import CARD_FONT, register_card_font
 from sitebuild import built_file, page
 
 LANGUAGES = ("ko", "en")

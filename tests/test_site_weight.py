@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from learnjax_site.css_bundle import BUNDLE, bundle, sources
+from learnjax_site.theme.css_bundle import BUNDLE, bundle, sources
 from sitebuild import ROOT, page
 
 LANGUAGES = ("ko", "en")

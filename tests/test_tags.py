@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from learnjax_site.errors import LessonError
-from learnjax_site.tags import check_lesson_tags, read_tags
+from learnjax_site.core.errors import LessonError
+from learnjax_site.source.tags import check_lesson_tags, read_tags
 from sitebuild import build, copy_fixture
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"

@@ -1,7 +1,7 @@
 """The workflows: project code only through nox sessions, locked installs, and the review's hardening.
 
 ``../shared/reviews/2026-11-24-workflows.md`` found a publishing step that could not run (it called
-``python3 -m learnjax_site.record`` with an interpreter that had only nox) and no test could see it.
+``python3 -m learnjax_site.commands.record`` with an interpreter that had only nox) and no test could see it.
 Here every ``run:`` of both workflows is read command by command: the project's code may run only
 through ``nox -s SESSION`` of a session that exists (or ``.ci/run``, whose own commands are read the
 same way), and the job that pushes the notebooks is run for real against a local repository.
@@ -129,7 +129,8 @@ def test_a_planted_record_line_is_caught(sessions):
     """The fixture is pages.yml's build job as it was: the record step called the module directly."""
     planted = load_workflow(FIXTURES / "planted-record.yml")
     found = [call for _, script in run_scripts(planted) for call in project_code_calls(script, sessions)]
-    assert found == ["PYTHONPATH=docs/_ext python3 -m learnjax_site.record --out _record --require-backend gpu",
+    assert found == ["PYTHONPATH=docs/_ext python3 -m learnjax_site.commands.record --out _record "
+                     "--require-backend gpu",
                      "nox -s no-such-session  (names no existing nox session)",
                      "bash .ci/gpu-run --budget 500  (.ci/gpu-run runs project code outside nox)"]
 

@@ -1,7 +1,7 @@
 """The lesson kit: what a lesson's hidden cells use to hand the page what they measured.
 
 Every lesson's kernel has this folder and ``examples/`` on its path (the build sets ``PYTHONPATH``;
-see ``learnjax_site.kernel``), so a hidden cell writes ``from lesson_kit import glue, mib`` and
+see ``learnjax_site.execution.kernel``), so a hidden cell writes ``from lesson_kit import glue, mib`` and
 ``from timing import compare`` with no ``sys.path`` line. The reader's notebook never holds a
 hidden cell, so it needs neither this kit nor myst-nb.
 

@@ -9,7 +9,7 @@ time the tests run, from the installed packages, so a new release that adds a st
 * strings the themes' templates write without a catalog (``title="Toggle primary sidebar"``), and
   the HTML myst-nb writes (``aria-label="Toggle hidden content"``, "Show code cell source");
 * sphinx-copybutton's English messages ("Copy", "Copied!");
-* the English texts of the site's own extensions (``learnjax_site.texts``).
+* the English texts of the site's own extensions (``learnjax_site.core.texts``).
 
 ``UiStrings.find(text)`` says which of them a piece of page text is (the whole text, placeholders
 standing for anything, trailing punctuation and "..." ignored), or None.
@@ -124,9 +124,9 @@ def copybutton_strings() -> list[UiString]:
 def site_strings() -> list[UiString]:
     """The English texts of the site's own extensions."""
     sys.path.insert(0, str(ROOT / "docs" / "_ext"))
-    from learnjax_site.texts import TEXTS
+    from learnjax_site.core.texts import TEXTS
 
-    return [UiString(text, "learnjax_site/texts.py") for text in TEXTS["en"].values()]
+    return [UiString(text, "learnjax_site/core/texts.py") for text in TEXTS["en"].values()]
 
 
 class UiStrings:

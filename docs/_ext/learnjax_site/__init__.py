@@ -1,79 +1,83 @@
-"""The site's own Sphinx extensions: one source in two languages, executed once, with provenance.
+"""The site's own Sphinx extension: one source in two languages, executed once, with provenance.
 
-Listed in ``docs/conf.py`` as ``learnjax_site``; each module has one job:
+Listed in ``docs/conf.py`` as ``learnjax_site``. One folder per stage of the pipeline, each importing
+only the stages below it:
 
-* ``bilingual``: keep one language's cells, refuse pages whose languages do not pair up;
-* ``provenance``: execution cache per machine, refusals, provenance records, the build report;
-* ``lessons``: lesson front matter and the header under a lesson's title;
-* ``callouts``: call-outs, exercises and folded solutions;
-* ``language_switch``: the link to the other language and hreflang alternates;
-* ``tags``, ``catalog``: tags' names in both languages (``docs/tags.toml``); lesson lists on the
-  home and part pages, and tag pages;
-* ``progress``: the reader's "done" marks, kept in the browser only;
-* ``glossary``, ``glossary_links``: ids on the glossary page's rows; lessons link a term's first use;
-* ``site_url``, ``sitemap``, ``not_found``, ``social_cards``: every page's public address, sitemaps
-  with hreflang, 404 pages, Open Graph metadata and preview cards;
-* ``report_problem``: the "report a problem" link that opens an issue about the page;
-* ``sidebar``: sidebar toggles that work at every width and have names; the page on a phone
-  (no sideways scroll), lesson header padding, readable coloured output;
-* ``interface_language``: the theme's and extensions' own interface strings in the page's language;
-* ``mathjax``: MathJax served from the site itself (pinned, offline, no request to another host);
-* ``korean_search``: Korean search that ignores particles (함수를 is found by 함수), index and query;
-* ``search_results``: snippets from the article's prose only; results as you type in the Ctrl+K dialog;
-* ``notebooks`` (with ``notebook_markdown``, ``hidden_cells``): each lesson as a notebook in the
-  page's language, outputs included, to download or open in Colab;
-* ``figures``: each language's plot on its own page (checked in the source), lazy-loaded, sized,
-  and linked to the image full size;
-* ``css_bundle``: the site's stylesheets (every ``_static/learnjax*.css``) as one file;
-* ``portable_outputs``: outputs on pages and in notebooks name no folder of the build machine
-  (tracebacks show ``site-packages/jax/...``, ``examples/x.py``, ``Cell In[3], line 2``);
-* ``stage``: the ``learnjax-stage`` builder, each page's notebook as the execution cache looks it up.
+    core        the languages, errors at file:line, per-page data, strings, paths, flags
+    source      read a page: cells, the build's language, figures, outcomes, call-outs, lessons
+    execution   stage, execute (also on a GPU machine without Sphinx), keep, record
+    pages       lesson headers, lesson lists and tags, progress, the glossary and its links
+    notebooks   the reader's notebook per lesson and language
+    web         public addresses, sitemaps, 404 pages, social cards
+    theme       language switch, report link, sidebar, interface strings, CSS, MathJax
+    search      Korean search, prose-only results
+    commands    python -m learnjax_site.commands.build (and record, publish, gpu_run)
 
-Executing and keeping outputs needs no Sphinx (these modules run on a GPU machine that has none, so
-``setup`` imports the extensions, not the package): ``kernel`` (the probe, the provenance cell),
-``cell_errors`` (what is wrong with an executed cell), ``runner`` (executes staged pages within a
-budget), ``outputs`` (kept GPU outputs, the render's cache), ``gpu_run`` (what a GPU run carries and
-brings back). The commands: ``build`` (stage, execute, render), ``record``, ``publish``.
+``PIPELINE`` below is the whole order of the build: every handler the site connects, event by
+event, in the order Sphinx fires the events and in the order each event runs them.
 """
 
 from __future__ import annotations
 
+# (event, priority, handlers in the order they run). Sphinx runs an event's handlers by priority
+# (its default is 500), then in the order they were connected. A priority other than 500 places a
+# step among other extensions' handlers of the same event, and says why.
+PIPELINE = (
+    ("config-inited", 400, ["web.site_url.on_config_inited"]),  # html_baseurl first: the next ones read it
+    ("config-inited", 500, ["execution.provenance.on_config_inited", "web.not_found.on_config_inited",
+                            "web.social_cards.on_config_inited"]),
+    ("builder-inited", 500, ["source.tags.on_builder_inited", "pages.glossary.on_builder_inited",
+                             "search.korean_search.add_korean_search_status",
+                             "search.search_results.add_search_scripts",
+                             "theme.sidebar.add_toggle_names", "theme.mathjax.copy_mathjax",
+                             "theme.interface_language.on_builder_inited", "theme.css_bundle.on_builder_inited"]),
+    ("builder-inited", 600, ["execution.provenance.on_builder_inited"]),  # after myst-nb's: its output folder
+    ("builder-inited", 700, ["execution.stage.on_builder_inited"]),  # after provenance's folder per language
+    # read a page: figures are checked before bilingual blanks the other language's cells
+    ("source-read", 500, ["source.figures.on_source_read", "source.bilingual.on_source_read",
+                          "execution.provenance.on_source_read"]),
+    # before Sphinx's own collectors (500): outcomes resolved, outputs made portable
+    ("doctree-read", 300, ["source.outcomes.resolve"]),
+    ("doctree-read", 400, ["execution.portable_outputs.on_doctree_read"]),
+    ("doctree-read", 500, ["execution.provenance.on_doctree_read", "pages.glossary.on_doctree_read"]),
+    ("doctree-read", 600, ["source.lessons.on_doctree_read", "notebooks.builder.on_doctree_read"]),
+    ("env-get-updated", 500, ["pages.glossary_links.on_env_get_updated"]),
+    ("doctree-resolved", 500, ["execution.provenance.on_doctree_resolved", "pages.lesson_header.on_doctree_resolved",
+                               "pages.catalog.on_doctree_resolved"]),
+    ("doctree-resolved", 600, ["pages.glossary_links.on_doctree_resolved"]),  # after the lesson header is filled
+    ("html-collect-pages", 500, ["pages.catalog.collect_tag_pages"]),
+    # sphinx-notfound-page rewrites the 404's links at 400; the theme's helpers are kept around it
+    ("html-page-context", 300, ["web.not_found.keep_relative_helpers"]),
+    ("html-page-context", 450, ["web.not_found.restore_relative_helpers",
+                                "web.social_cards.on_html_page_context"]),  # before sphinxext-opengraph's
+    ("html-page-context", 500, ["theme.language_switch.on_html_page_context", "web.site_url.on_html_page_context",
+                                "theme.report_problem.on_html_page_context", "notebooks.builder.on_html_page_context",
+                                "theme.css_bundle.on_html_page_context"]),
+    ("html-page-context", 600, ["web.not_found.on_html_page_context"]),  # after the language switch's
+    ("build-finished", 500, ["execution.provenance.on_build_finished", "search.search_results.write_prose_files",
+                             "notebooks.builder.on_build_finished"]),
+    ("build-finished", 600, ["web.sitemap.on_build_finished"]),  # after sphinx-sitemap wrote the file
+)
+
+STAGES = ("source", "execution", "pages", "notebooks", "theme", "search")  # those with nodes, directives, settings
+
+
+def handler(path: str):
+    """The function ``stage.module.name`` of this package."""
+    import importlib
+
+    module, _, name = path.rpartition(".")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
 
 def setup(app) -> dict:
-    # Imported here, not at the top: the package's Sphinx-free modules (kernel, cell_errors, runner)
-    # are imported on a GPU machine that has no Sphinx.
-    from . import (
-        bilingual,
-        callouts,
-        catalog,
-        css_bundle,
-        figures,
-        glossary,
-        glossary_links,
-        interface_language,
-        korean_search,
-        language_switch,
-        lessons,
-        mathjax,
-        not_found,
-        notebooks,
-        outcomes,
-        portable_outputs,
-        progress,
-        provenance,
-        report_problem,
-        search_results,
-        sidebar,
-        site_url,
-        sitemap,
-        social_cards,
-        stage,
-        tags,
-    )
+    # Imported here, not at the top: execution's Sphinx-free modules (kernel, runner, outputs) are
+    # imported on a GPU machine that has no Sphinx.
+    import importlib
 
-    for module in (bilingual, tags, provenance, lessons, callouts, language_switch, catalog, progress,
-                   glossary, glossary_links, site_url, sitemap, not_found, social_cards, report_problem,
-                   korean_search, search_results, notebooks, sidebar, portable_outputs, mathjax,
-                   interface_language, figures, css_bundle, stage, outcomes):
-        module.setup(app)
+    for stage in STAGES:
+        importlib.import_module(f"{__name__}.{stage}").setup(app)
+    for event, priority, handlers in PIPELINE:
+        for path in handlers:
+            app.connect(event, handler(path), priority=priority)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
