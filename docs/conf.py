@@ -11,6 +11,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
+from learnjax_site.core.paths import site_code_fingerprint  # noqa: E402
+
+# Sphinx keeps its environment between builds and re-reads only the pages that changed; a change to
+# the site's own code (or to this file, or tags.toml) changes this value, which re-reads every page.
+learnjax_site_code = site_code_fingerprint()
+
 language = "ko"  # overridden per build with -D language=...
 project = "JAX 배우기 · Learning JAX"
 author = "JAX 배우기 · Learning JAX contributors"

@@ -23,11 +23,10 @@ def test_probe_reports_this_kernels_backend():
     assert kernel.machine_key(record) == "cpu-cpu"
 
 
-def test_glued_record_round_trips(tmp_path):
-    glue_file = tmp_path / "page.glue.json"
-    glue_file.write_text(json.dumps({kernel.PROVENANCE_KEY: {"data": {"text/plain": repr(json.dumps(RECORD))}}}))
-    assert kernel.read_glued_record(glue_file) == RECORD
-    assert kernel.read_glued_record(tmp_path / "missing.glue.json") is None
+def test_glued_record_round_trips():
+    glue = json.loads(json.dumps({kernel.PROVENANCE_KEY: {"data": {"text/plain": repr(json.dumps(RECORD))}}}))
+    assert kernel.glued_record(glue) == RECORD
+    assert kernel.glued_record({"other": {"data": {"text/plain": "1"}}}) is None
 
 
 @pytest.mark.parametrize(("language", "expected"), [

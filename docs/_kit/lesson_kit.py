@@ -26,9 +26,15 @@ SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def glue(name: str, value) -> None:
-    """Glue ``value`` as ``name`` for the page's prose (myst-nb; the cell shows nothing)."""
+    """Glue ``value`` as ``name`` for the page's prose (myst-nb; the cell shows nothing).
+
+    A NumPy scalar is glued as the Python number or bool it holds: the page shows ``True``, never
+    ``np.True_``, and an ``{outcomes}`` block's ``True`` matches it.
+    """
     from myst_nb import glue as myst_glue
 
+    if type(value).__module__ == "numpy" and hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
+        value = value.item()
     myst_glue(name, value, display=False)
 
 

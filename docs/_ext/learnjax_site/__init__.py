@@ -33,15 +33,20 @@ PIPELINE = (
                              "theme.interface_language.on_builder_inited", "theme.css_bundle.on_builder_inited"]),
     ("builder-inited", 600, ["execution.provenance.on_builder_inited"]),  # after myst-nb's: its output folder
     ("builder-inited", 700, ["execution.stage.on_builder_inited"]),  # after provenance's folder per language
-    # read a page: figures are checked before bilingual blanks the other language's cells
-    ("source-read", 500, ["source.figures.on_source_read", "source.bilingual.on_source_read",
-                          "execution.provenance.on_source_read"]),
+    # read a page: split once (the steps after take it from source.page), figures checked before
+    # bilingual blanks the other language's cells, then the provenance cell added
+    ("source-read", 500, ["source.page.on_source_read", "source.figures.on_source_read",
+                          "source.bilingual.on_source_read", "execution.provenance.on_source_read"]),
+    # which pages Sphinx reads again: those that changed, and those whose prepared outputs changed
+    ("env-get-outdated", 500, ["execution.provenance.on_env_get_outdated"]),
+    ("env-before-read-docs", 500, ["core.pagedata.on_env_before_read_docs"]),
     # before Sphinx's own collectors (500): outcomes resolved, outputs made portable
     ("doctree-read", 300, ["source.outcomes.resolve"]),
     ("doctree-read", 400, ["execution.portable_outputs.on_doctree_read"]),
     ("doctree-read", 500, ["execution.provenance.on_doctree_read", "pages.glossary.on_doctree_read"]),
     ("doctree-read", 600, ["source.lessons.on_doctree_read", "notebooks.builder.on_doctree_read"]),
-    ("env-get-updated", 500, ["pages.glossary_links.on_env_get_updated"]),
+    # which pages Sphinx writes again besides those it read: pages drawn from other pages
+    ("env-get-updated", 500, ["core.pagedata.on_env_get_updated", "pages.glossary_links.on_env_get_updated"]),
     ("doctree-resolved", 500, ["execution.provenance.on_doctree_resolved", "pages.lesson_header.on_doctree_resolved",
                                "pages.catalog.on_doctree_resolved"]),
     ("doctree-resolved", 600, ["pages.glossary_links.on_doctree_resolved"]),  # after the lesson header is filled

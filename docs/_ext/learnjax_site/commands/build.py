@@ -10,8 +10,11 @@
    ``LEARNJAX_REQUIRE_ACCELERATOR=1`` a page without a GPU's outputs stops it, named, when this
    machine's kernel is a CPU.
 3. **Render** each language in its own ``sphinx-build`` process with ``-W --keep-going`` (any warning
-   fails the build) and a fresh environment (``-E``): myst-nb takes every page's outputs from a cache
-   filled with the chosen notebooks (``<out>/.jupyter_cache/render``) and executes nothing.
+   fails the build): myst-nb takes every page's outputs from a cache filled with the chosen notebooks
+   (``<out>/.jupyter_cache/render``) and executes nothing. Sphinx keeps each language's environment
+   between builds (``<out>/doctrees/<lang>``) and re-reads only what changed: a page whose source, or
+   a program it shows, or whose chosen outputs changed, and every page when the site's own code or
+   configuration changed (``learnjax_site_code`` in ``conf.py``).
 
 ``nox -s docs`` runs this, and so do the tests, on small fixture sites.
 """
@@ -72,7 +75,7 @@ ROOT_PAGE = """<!DOCTYPE html>
 
 def sphinx_command(source: Path, out: Path, language: str, extra: list[str]) -> list[str]:
     return [
-        sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-E",
+        sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going",
         "-c", str(CONF_DIR), "-D", f"language={language}", "-D", f"learnjax_outputs={out / OUTPUTS_FILE}",
         "-d", str(out / "doctrees" / language),
         str(source), str(out / "html" / language), *extra,

@@ -24,7 +24,6 @@ It imports no JAX and reads no notebook: only the JSON files the build wrote.
 from __future__ import annotations
 
 import argparse
-import ast
 import datetime as dt
 import json
 import re
@@ -34,23 +33,10 @@ from pathlib import Path
 from ..core import paths
 from ..core.languages import LANGUAGES
 from ..core.words import slug
-from ..execution.kernel import PROVENANCE_KEY
+from ..execution.kernel import PROVENANCE_KEY, glued_value
 
 LIMIT_PREFIX = "limit_"
 _NUMBER = re.compile(r"-?\d{1,3}(,\d{3})*(\.\d+)?|-?\d+(\.\d+)?")
-
-
-def glued_value(entry: dict):
-    """The Python value of one glued entry, from its ``text/plain`` form (a repr).
-
-    >>> glued_value({"data": {"text/plain": "'1,234.5'"}}), glued_value({"data": {"text/plain": "42"}})
-    ('1,234.5', 42)
-    """
-    text = entry.get("data", {}).get("text/plain", "")
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
 
 
 def as_number(value) -> int | float | None:

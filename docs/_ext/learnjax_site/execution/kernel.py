@@ -162,15 +162,28 @@ def machine_key(record: dict) -> str:
     return f"{record['backend']}-{kind}"
 
 
-def read_glued_record(glue_file) -> dict | None:
-    """The provenance record from a page's ``.glue.json``, or None when it has none."""
-    try:
-        glued = json.loads(glue_file.read_text(encoding="utf8"))
-    except FileNotFoundError:
-        return None
-    entry = glued.get(PROVENANCE_KEY)
-    if entry is None:
-        return None
+def glued_value(entry: dict):
+    """The Python value of one glued entry (myst-nb's ``.glue.json``), from its ``text/plain`` repr.
+
+    >>> glued_value({"data": {"text/plain": "'1,234.5'"}}), glued_value({"data": {"text/plain": "42"}})
+    ('1,234.5', 42)
+    >>> glued_value({"data": {"text/plain": "<Figure size 640x480>"}})
+    '<Figure size 640x480>'
+    """
     import ast
 
-    return json.loads(ast.literal_eval(entry["data"]["text/plain"]))
+    text = entry.get("data", {}).get("text/plain", "")
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def glued_record(glue: dict) -> dict | None:
+    """The provenance record among a page's glued values, or None when it has none.
+
+    >>> glued_record({PROVENANCE_KEY: {"data": {"text/plain": repr('{"backend": "cpu"}')}}})
+    {'backend': 'cpu'}
+    """
+    entry = glue.get(PROVENANCE_KEY)
+    return None if entry is None else json.loads(glued_value(entry))

@@ -246,20 +246,38 @@ def _merged_notebook(app: Sphinx, docname: str):
     return notebook
 
 
-def executed_notebook(app: Sphinx, docname: str):
-    """The notebook myst-nb ran for ``docname`` in this language, with the outputs of that run, portable.
+@dataclasses.dataclass(frozen=True)
+class PageOutputs:
+    """What myst-nb ran for a page in this language: the notebook with the outputs of that run and the
+    values it glued, both portable (``None`` notebook: a page myst-nb did not execute)."""
 
-    myst-nb's own copy in its output folder has outputs only when the page executed in this build,
-    so they are merged from the execution cache (read only: the cache is not changed).
+    notebook: object
+    glue: dict
+
+
+_KEY = "learnjax_outputs"  # in env.temp_data: read once per page, for every step that needs them
+
+
+def page_outputs(app: Sphinx, docname: str) -> PageOutputs:
+    """The page's outputs, read once while the page is read (see ``PageOutputs``).
+
+    myst-nb's own notebook in its output folder has outputs only when the page executed in this
+    build, so they are merged from the execution cache (read only: the cache is not changed).
     """
-    return portable_notebook(_merged_notebook(app, docname), build_machine(app))
-
-
-def read_glue(app: Sphinx, docname: str) -> dict:
-    """The values ``docname`` glued (myst-nb's ``<page>.glue.json``), portable."""
-    path = Path(app.env.mystnb_config.output_folder).joinpath(*f"{docname}.glue.json".split("/"))
-    glue = json.loads(path.read_text(encoding="utf8")) if path.is_file() else {}
-    return portable_glue(glue, build_machine(app))
+    found = app.env.temp_data.get(_KEY)
+    if found is not None and found[0] == docname:
+        return found[1]
+    machine = build_machine(app)
+    folder = Path(app.env.mystnb_config.output_folder)
+    try:
+        notebook = portable_notebook(_merged_notebook(app, docname), machine)
+    except FileNotFoundError:  # not a page myst-nb executed
+        notebook = None
+    glue_file = folder.joinpath(*f"{docname}.glue.json".split("/"))
+    glue = json.loads(glue_file.read_text(encoding="utf8")) if glue_file.is_file() else {}
+    outputs = PageOutputs(notebook, portable_glue(glue, machine))
+    app.env.temp_data[_KEY] = (docname, outputs)
+    return outputs
 
 
 def _is_output(node: nodes.Node) -> bool:
@@ -288,11 +306,8 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     outputs = [node for node in doctree.findall(_is_output) if not any(_is_output(a) for a in ancestors(node))]
     if not outputs:
         return
-    machine, files = build_machine(app), CellFiles([])
-    try:
-        files = CellFiles(_merged_notebook(app, app.env.docname).cells)
-    except FileNotFoundError:  # not a page myst-nb executed
-        pass
+    machine, notebook = build_machine(app), page_outputs(app, app.env.docname).notebook
+    files = CellFiles(notebook.cells if notebook is not None else [])
     for node in outputs:
         cell = next((a for a in ancestors(node) if a.get("nb_element") == "cell_code"), None)
         index = cell.get("cell_index") if cell is not None else None

@@ -25,12 +25,13 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from ..core.errors import LessonError, lesson_error, stops_build
-from ..core.pagedata import PageData
+from ..core.pagedata import SUMMARIES, PageData, note_summary
 from ..core.texts import text
+from ..source import page
 from ..source.callouts import program_fingerprints
-from ..source.cells import split_notebook
 from . import kernel
 from .cell_errors import cell_problems
+from .portable_outputs import page_outputs
 
 RECORDS = PageData("learnjax_provenance")
 
@@ -109,13 +110,12 @@ def on_builder_inited(app: Sphinx) -> None:
 
 @stops_build
 def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
-    path = str(app.env.doc2path(docname))
-    if not path.endswith(".md"):
+    written = page.current(app.env)
+    if written.notebook is None:
         return
-    notebook = split_notebook(source[0])
-    if any(cell.kind == "code" for cell in notebook.cells):
-        # from the file itself, not this language's text: both languages must hash the same code
-        programs = program_fingerprints(Path(path).read_text(encoding="utf8"), Path(path).parent)
+    if any(cell.kind == "code" for cell in written.notebook.cells):
+        # from the page as written, not this language's text: both languages must hash the same code
+        programs = program_fingerprints(written.text, Path(written.path).parent)
         source[0] = source[0].rstrip("\n") + "\n" + kernel.provenance_cell(programs)
 
 
@@ -134,21 +134,14 @@ def check_cell_errors(cells: list[dict], path: str, source_map: list[int]) -> No
         raise lesson_error(path, problems[0].line, problems[0].problem, problems[0].fix)
 
 
-def executed_cells(folder: Path, docname: str) -> list[dict]:
-    """The cells of the notebook myst-nb executed (or took from the cache) for ``docname``."""
-    notebook = folder.joinpath(*f"{docname}.ipynb".split("/"))
-    if not notebook.is_file():
-        return []
-    return json.loads(notebook.read_text(encoding="utf8")).get("cells", [])
-
-
 @stops_build
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     docname = app.env.docname
     path = str(app.env.doc2path(docname))
-    folder = Path(app.env.mystnb_config.output_folder)
-    check_cell_errors(executed_cells(folder, docname), path, app.env.metadata[docname].get("source_map", []))
-    record = kernel.read_glued_record(folder.joinpath(*f"{docname}.glue.json".split("/")))
+    read = page_outputs(app, docname)
+    cells = read.notebook.cells if read.notebook is not None else []
+    check_cell_errors(cells, path, app.env.metadata[docname].get("source_map", []))
+    record = kernel.glued_record(read.glue)
     records = RECORDS.of(app.env)
     records.pop(docname, None)
     if record is None:
@@ -174,6 +167,30 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
 
 def page_record(env, docname: str) -> dict | None:
     return RECORDS.of(env).get(docname)
+
+
+def on_env_get_outdated(app: Sphinx, env, added, changed, removed) -> list[str]:
+    """Pages whose source did not change but whose prepared outputs did (executed again, or kept from
+    a GPU run since): Sphinx keeps its environment between builds, so it must read them again."""
+    prepared = getattr(app, "learnjax_prepared", None)
+    if prepared is None:
+        return []
+    records = RECORDS.of(env)
+    return sorted(docname for docname, entry in prepared.items()
+                  if docname in env.all_docs and (records.get(docname) or {}).get("ran_at") != entry["ran_at"])
+
+
+def current_records(app: Sphinx) -> dict[str, dict]:
+    """Each page's record, with how its outputs were had in this build (kept, this machine's cache,
+    executed now): a page Sphinx did not read again keeps the record of the build that read it."""
+    prepared = getattr(app, "learnjax_prepared", None) or {}
+    records = {}
+    for docname, record in RECORDS.of(app.env).items():
+        entry = prepared.get(docname)
+        if entry is not None and entry["ran_at"] == record["ran_at"]:
+            record = {**record, "outputs": entry["outputs"], "execution_seconds": entry["seconds"]}
+        records[docname] = record
+    return records
 
 
 # --- what readers see -------------------------------------------------------------------------
@@ -246,12 +263,13 @@ class build_report_table(nodes.General, nodes.Element):
 
 class BuildReportDirective(SphinxDirective):
     def run(self):
+        note_summary(self.env)
         return [build_report_table()]
 
 
 def report_table(app: Sphinx, language: str, fromdocname: str) -> nodes.Node:
     env = app.env
-    records = sorted(RECORDS.of(env).items())
+    records = sorted(current_records(app).items())
     if not records:
         return nodes.paragraph(text=text(language, "report_empty"))
     columns = ["report_page", "report_outputs", "report_seconds", "report_device",
@@ -301,7 +319,7 @@ def report_records(app: Sphinx) -> list[dict]:
     return [
         {"page": docname, "language": language, "html": f"{language}/{app.builder.get_target_uri(docname)}",
          **record}
-        for docname, record in sorted(RECORDS.of(app.env).items())
+        for docname, record in sorted(current_records(app).items())
     ]
 
 
@@ -333,7 +351,10 @@ def on_build_finished(app: Sphinx, exception) -> None:
 def setup(app: Sphinx) -> dict:
     # the outputs the build prepared before Sphinx started (learnjax_site.commands.build): a JSON file's path
     app.add_config_value("learnjax_outputs", "", "env", types=[str])
+    # the site's code, digested (conf.py): when it changes, Sphinx reads every page again
+    app.add_config_value("learnjax_site_code", "", "env", types=[str])
     RECORDS.connect(app)
+    SUMMARIES.connect(app)
     app.add_node(build_report_table)
     app.add_directive("build-report", BuildReportDirective)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -89,16 +89,15 @@ def on_builder_inited(app) -> None:
 
 
 def stage(source: Path, out: Path, extra: list[str] | None = None) -> dict:
-    """Stage the pages of ``source`` into ``out`` (emptied first); return pages.json's content.
+    """Stage the pages of ``source`` into ``out``; return pages.json's content.
+
+    Sphinx keeps its environment in ``out/doctrees`` and re-reads only the pages that changed since
+    the last staging (``learnjax_site.commands.build`` explains when).
 
     Stops (SystemExit, naming the page and line) where Sphinx cannot read a page. The warnings that
     only say outputs are missing (every glued name, the cells' lexer) are not shown (``QUIET``).
     """
-    import shutil
-
-    if out.exists():
-        shutil.rmtree(out)
-    command = [sys.executable, "-m", "sphinx", "-b", StageBuilder.name, "-q", "-E", "-c", str(CONF_DIR),
+    command = [sys.executable, "-m", "sphinx", "-b", StageBuilder.name, "-q", "-c", str(CONF_DIR),
                "-D", "language=ko", "-D", "nb_execution_mode=off", "-D", f"suppress_warnings={QUIET}",
                "-d", str(out / "doctrees"),
                str(source), str(out), *(extra or [])]

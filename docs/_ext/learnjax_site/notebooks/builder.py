@@ -34,10 +34,12 @@ import nbformat
 from sphinx.application import Sphinx
 
 from ..core.errors import lesson_error, stops_build
+from ..core.pagedata import PageData
 from ..core.texts import text
 from ..execution import provenance
-from ..execution.portable_outputs import executed_notebook, read_glue
+from ..execution.portable_outputs import page_outputs
 from ..source import lessons, outcomes
+from ..source import page as source_page
 from . import hidden_cells
 from . import markdown as notebook_markdown
 from .markdown import Programs, escape
@@ -136,20 +138,23 @@ def _cell_line(file_lines: list[str], marker: int, source: str) -> int:
     return marker
 
 
+NOTEBOOKS = PageData("learnjax_notebooks")  # each lesson's cells, made while its page is read
+
+
 class NotebookBuilder:
     """Turns the notebook myst-nb executed for a lesson (outputs merged) into the reader's notebook.
 
-    ``path`` is the lesson's source file (for messages); ``read_program(argument)`` returns the text
-    of a program the page shows with {program-source}; ``requirements`` are what those programs need
-    beyond Colab's packages (pip requirement strings).
+    ``path`` and ``file_lines`` are the lesson's source file and its lines (for messages);
+    ``read_program(argument)`` returns the text of a program the page shows with {program-source};
+    ``requirements`` are what those programs need beyond Colab's packages (pip requirement strings).
     """
 
-    def __init__(self, executed, path: str, page: notebook_markdown.Page, read_program,
+    def __init__(self, executed, path: str, file_lines: list[str], page: notebook_markdown.Page, read_program,
                  requirements: list[str]):
         self.executed, self.path, self.page, self.read_program = executed, path, page, read_program
         self.language, self.requirements = page.language, requirements
         self.source_map = executed.metadata.get("source_map", [])
-        self.file_lines = Path(path).read_text(encoding="utf8").splitlines()
+        self.file_lines = file_lines
         self.programs: dict[str, str] = {}  # argument as written -> path in the notebook
 
     def line(self, index: int, offset: int = 0, source: str = "") -> int:
@@ -224,25 +229,9 @@ class NotebookBuilder:
                                                    metadata={"tags": [PROGRAM_TAG]}))
         return cells
 
-    def header(self, lesson: Lesson, title_line: str, raises: bool) -> str:
-        language = self.language
-        lines = [title_line, ""]
-        if lesson.position:
-            lines += [f"*{escape(lesson.position)}*", ""]
-        summary = "".join(f"`{run}`" if code else escape(run) for run, code in lessons.summary_runs(lesson.summary))
-        lines += [summary, "",
-                  f"{escape(lesson.provenance)} {text(language, 'notebook_outputs')}", ""]
-        if raises:
-            lines += [text(language, "notebook_raises"), ""]
-        lines.append(f"[{text(language, 'notebook_page_link')}]({lesson.url})")
-        return "\n".join(lines)
-
-    def check(self) -> None:
-        """Stop the build (naming the line) if the lesson cannot become a notebook that runs."""
-        self.markdown_blocks()
-        self.check_hidden_reads()
-
-    def build(self, lesson: Lesson):
+    def cells(self) -> tuple[list, str | None]:
+        """The notebook's cells but its first (which needs every page read), and the title's line;
+        stops the build (naming the line) if the lesson cannot become a notebook that runs."""
         self.check_hidden_reads()
         blocks = self.markdown_blocks()
         cells, title_line = [], None
@@ -263,19 +252,39 @@ class NotebookBuilder:
                 cells.append(nbformat.v4.new_code_cell(
                     self.rewrite(cell.source), metadata=dict(cell.metadata),
                     outputs=cell.get("outputs", []), execution_count=cell.get("execution_count")))
-        raises = any("raises-exception" in _tags(c) for c in cells)
-        cells.insert(0, nbformat.v4.new_markdown_cell(
-            self.header(lesson, title_line or f"# {escape(lesson.title)}", raises)))
-        for number, cell in enumerate(cells):
-            cell["id"] = f"cell-{number}"
-        notebook = nbformat.v4.new_notebook(cells=cells, metadata={
-            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-            "language_info": self.executed.metadata.get("language_info", {"name": "python"}),
-            "title": lesson.title,
-            "learnjax": {"language": self.language, "page": lesson.docname, "url": lesson.url},
-        })
-        nbformat.validate(notebook)
-        return notebook
+        return cells, title_line
+
+
+def header(lesson: Lesson, title_line: str, raises: bool, language: str) -> str:
+    """The notebook's first cell: title, place in its part, summary, provenance, link to the page."""
+    lines = [title_line, ""]
+    if lesson.position:
+        lines += [f"*{escape(lesson.position)}*", ""]
+    summary = "".join(f"`{run}`" if code else escape(run) for run, code in lessons.summary_runs(lesson.summary))
+    lines += [summary, "",
+              f"{escape(lesson.provenance)} {text(language, 'notebook_outputs')}", ""]
+    if raises:
+        lines += [text(language, "notebook_raises"), ""]
+    lines.append(f"[{text(language, 'notebook_page_link')}]({lesson.url})")
+    return "\n".join(lines)
+
+
+def assemble(cells: list, title_line: str | None, lesson: Lesson, language: str, language_info: dict):
+    """The reader's notebook: a first cell about the lesson (``lesson``), then ``cells``."""
+    cells = [nbformat.from_dict(cell) for cell in cells]
+    raises = any("raises-exception" in _tags(c) for c in cells)
+    cells.insert(0, nbformat.v4.new_markdown_cell(
+        header(lesson, title_line or f"# {escape(lesson.title)}", raises, language)))
+    for number, cell in enumerate(cells):
+        cell["id"] = f"cell-{number}"
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": language_info,
+        "title": lesson.title,
+        "learnjax": {"language": language, "page": lesson.docname, "url": lesson.url},
+    })
+    nbformat.validate(notebook)
+    return notebook
 
 
 # --- in the build -----------------------------------------------------------------------------
@@ -289,13 +298,15 @@ def _link(app: Sphinx, docname: str):
 
 def notebook_builder(app: Sphinx, docname: str) -> NotebookBuilder:
     env = app.env
-    page = notebook_markdown.Page(docname, app.config.language, read_glue(app, docname), _link(app, docname),
+    page = notebook_markdown.Page(docname, app.config.language, page_outputs(app, docname).glue, _link(app, docname),
                                   lambda d: env.titles[d].astext() if d in env.titles else d)
 
     def read_program(argument: str) -> str:
         return Path(env.relfn2path(argument, docname)[1]).read_text(encoding="utf8")
 
-    return NotebookBuilder(executed_notebook(app, docname), str(env.doc2path(docname)), page, read_program,
+    read = page_outputs(app, docname)
+    written = source_page.current(env)
+    return NotebookBuilder(read.notebook, written.path, written.lines, page, read_program,
                            list(app.config.learnjax_program_requirements))
 
 
@@ -315,11 +326,19 @@ def lesson_facts(app: Sphinx, docname: str) -> Lesson:
 
 @stops_build
 def on_doctree_read(app: Sphinx, doctree) -> None:
-    """Refuse a lesson whose notebook could not be made, while its page is read (not at the end)."""
-    if app.config.nb_execution_mode == "off":  # staging (learnjax_site.execution.stage): no outputs to check yet
+    """Make a lesson's notebook while its page is read (a lesson that cannot become one stops the
+    build here, at its line); kept with the page, so a later build that does not read the page
+    again still writes its notebook."""
+    docname = app.env.docname
+    NOTEBOOKS.of(app.env).pop(docname, None)
+    if app.config.nb_execution_mode == "off":  # staging (learnjax_site.execution.stage): no outputs yet
         return
-    if app.env.docname in lessons.LESSONS.of(app.env):
-        notebook_builder(app, app.env.docname).check()
+    if docname in lessons.LESSONS.of(app.env):
+        builder = notebook_builder(app, docname)
+        cells, title_line = builder.cells()
+        NOTEBOOKS.of(app.env)[docname] = {"cells": cells, "title_line": title_line,
+                                          "language_info": builder.executed.metadata.get("language_info",
+                                                                                         {"name": "python"})}
 
 
 @stops_build
@@ -331,7 +350,10 @@ def on_build_finished(app: Sphinx, exception) -> None:
     for docname in sorted(lessons.LESSONS.of(app.env)):
         path = folder.joinpath(*f"{docname}.ipynb".split("/"))
         path.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(notebook_builder(app, docname).build(lesson_facts(app, docname)), str(path))
+        made = NOTEBOOKS.of(app.env)[docname]
+        notebook = assemble(made["cells"], made["title_line"], lesson_facts(app, docname), app.config.language,
+                            made["language_info"])
+        nbformat.write(notebook, str(path))
 
 
 def on_html_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
@@ -355,4 +377,5 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("learnjax_colab_branch", "notebooks", "html", types=[str])
     app.add_config_value("learnjax_program_requirements", [], "html", types=[list])
     app.add_css_file("learnjax-notebooks.css")
+    NOTEBOOKS.connect(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -20,6 +20,7 @@ from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
 
 from ..core.collation import sort_key
+from ..core.pagedata import note_summary
 from ..core.texts import text
 from ..source.lessons import LESSONS, lesson_position, summary_html, tag_page
 from ..source.tags import tag_name
@@ -35,6 +36,7 @@ class LessonIndexDirective(SphinxDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
+        note_summary(self.env)
         node = lesson_index()
         self.set_source_info(node)
         return [node]

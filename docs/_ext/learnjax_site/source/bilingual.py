@@ -15,7 +15,8 @@ from sphinx.application import Sphinx
 from ..core.errors import LessonError, lesson_error, stops_build
 from ..core.languages import LANGUAGES, NAMES_IN_ENGLISH
 from . import outcomes
-from .cells import Cell, CellSyntaxError, Notebook, split_notebook
+from .cells import Cell, Notebook
+from .page import current
 
 
 def check_pairs(notebook: Notebook, path: str, text: str = "") -> None:
@@ -117,29 +118,17 @@ def keep_language(text: str, notebook: Notebook, language: str) -> str:
     return "\n".join(lines)
 
 
-def read_notebook(app: Sphinx, docname: str, text: str) -> Notebook | None:
-    """Split a page's text, or None when it is not a MyST notebook."""
-    from myst_nb.core.read import is_myst_markdown_notebook
-
-    if not is_myst_markdown_notebook(text):
-        return None
-    path = app.env.doc2path(docname)
-    try:
-        return split_notebook(text)
-    except CellSyntaxError as error:
-        raise lesson_error(path, error.line + 1, str(error), "fix the metadata's syntax") from None
-
-
 @stops_build
 def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     language = app.config.language
     if language not in LANGUAGES:
         raise LessonError("conf.py", f"the build language is {language!r}",
                           "build with -D language=ko or -D language=en")
-    path = app.env.doc2path(docname)
-    if not str(path).endswith(".md"):
+    page = current(app.env)
+    path = page.path
+    if not path.endswith(".md"):
         return
-    notebook = read_notebook(app, docname, source[0])
+    notebook = page.notebook
     if notebook is None:
         raise lesson_error(path, 1, "this page is not a MyST notebook, so it cannot hold both languages",
                            "start it with the jupytext front matter every page here uses (see README)")

@@ -25,8 +25,8 @@ from sphinx.util.images import get_image_size
 
 from ..core.errors import lesson_error, stops_build
 from ..core.languages import LANGUAGES, NAMES_IN_ENGLISH
-from .bilingual import read_notebook
 from .cells import Notebook
+from .page import current
 
 _FIGURE = re.compile(r"^\s*(`{3,}|:{3,})\{glue:figure\}\s+(\S+)")
 
@@ -80,12 +80,9 @@ def check_figures(text: str, notebook: Notebook, path: str) -> None:
 
 @stops_build
 def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
-    path = app.env.doc2path(docname)
-    if not str(path).endswith(".md"):
-        return
-    notebook = read_notebook(app, docname, source[0])
-    if notebook is not None:
-        check_figures(source[0], notebook, str(path))
+    page = current(app.env)
+    if page.notebook is not None:
+        check_figures(page.text, page.notebook, page.path)
 
 
 class LazySizedImages(SphinxPostTransform):

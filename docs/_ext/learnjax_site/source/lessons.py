@@ -29,7 +29,7 @@ from ..core.errors import lesson_error, stops_build
 from ..core.languages import LANGUAGES
 from ..core.pagedata import PageData
 from ..core.words import HANGUL_SYLLABLE
-from .cells import split_notebook
+from . import page
 from .tags import check_lesson_tags, known_tags
 
 LESSONS = PageData("learnjax_lessons")
@@ -143,7 +143,7 @@ JAX_DOCS = "docs.jax.dev"
 
 
 def missing_parts(doctree: nodes.document) -> list[str]:
-    """What a lesson page lacks of the parts every lesson has (design.md, "Lessons")."""
+    """What a lesson page lacks of the parts every lesson has (README, "Writing a lesson")."""
     classes = {c for node in doctree.findall(nodes.Element) for c in node.get("classes", [])}
     solution = any(cell.get("nb_element") == "cell_code" and "solution" in cell.get("cell_metadata", {}).get("tags", [])
                    for cell in doctree.findall(nodes.container))
@@ -195,19 +195,19 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     docname = env.docname
     lessons = LESSONS.of(env)
     lessons.pop(docname, None)
-    path = str(env.doc2path(docname))
-    if not path.endswith(".md"):
+    written = page.current(env)
+    if written is None or written.notebook is None:
         return
-    source = env.doc2path(docname).read_text(encoding="utf8")
-    meta = lesson_metadata(split_notebook(source).front_matter, path, source.splitlines())
+    path, lines = written.path, written.lines
+    meta = lesson_metadata(written.notebook.front_matter, path, lines)
     if meta is None:
         return
-    check_lesson_tags(known_tags(app), meta["tags"], path, source.splitlines())
+    check_lesson_tags(known_tags(app), meta["tags"], path, lines)
     missing = missing_parts(doctree)
     if missing:
         problem = f"this {app.config.language} lesson lacks " + "; ".join(missing)
-        raise lesson_error(path, lesson_key_line(source.splitlines()), problem,
-                           "every lesson has these (design.md, 'Lessons'): add them in both languages, "
+        raise lesson_error(path, lesson_key_line(lines), problem,
+                           "every lesson has these (README, 'Writing a lesson'): add them in both languages, "
                            "or remove 'lesson:' from the front matter if the page is not a lesson")
     prose, code_lines = _text_and_code(doctree)
     meta["minutes"] = reading_minutes(prose, code_lines)
