@@ -32,7 +32,7 @@ extensions = [
     "learnjax_site",  # the site's own: learnjax_site/__init__.py lists its pipeline
 ]
 
-exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md", "_lesson-template.md"]
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 html_css_files = ["learnjax.css"]

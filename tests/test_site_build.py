@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -133,6 +134,13 @@ def test_theme_interface_is_korean_in_the_korean_build(site):
     assert "Skip to main content" in en
 
 
+def read_again(stdout: str) -> tuple[list[str], list[str]]:
+    """The pages the build's staging and its (one) render read again, from what the build printed."""
+    staged = re.search(r"\(read again: ([^)]*)\)", stdout).group(1)
+    rendered = re.findall(r"reading sources\.\.\. \[\s*\d+%\] (\S+)", stdout)
+    return ([] if staged == "none" else staged.split(", ")), rendered
+
+
 def test_edits_reexecute_only_what_changed(site, tmp_path):
     out = tmp_path / "out"
     source = copy_fixture("site", tmp_path / "pages")
@@ -140,12 +148,14 @@ def test_edits_reexecute_only_what_changed(site, tmp_path):
 
     unchanged = build(source, out, "ko")
     assert {r["outputs"] for r in report(out).values()} == {"cache"}, unchanged.stdout[-2000:]
+    assert read_again(unchanged.stdout) == ([], []), unchanged.stdout[-3000:]  # neither staged nor rendered
 
     first = source / "part" / "first.md"
     first.write_text(first.read_text(encoding="utf8").replace("ENONLY body.", "ENONLY edited body."), encoding="utf8")
     prose_edit = build(source, out, "ko")
     assert prose_edit.returncode == 0
     assert {r["outputs"] for r in report(out).values()} == {"cache"}
+    assert read_again(prose_edit.stdout) == (["part/first"], ["part/first"]), prose_edit.stdout[-3000:]
 
     second = source / "part" / "second.md"
     second.write_text(second.read_text(encoding="utf8").replace("SECOND-LESSON-OUTPUT", "SECOND-EDITED"),

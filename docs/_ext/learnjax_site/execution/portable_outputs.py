@@ -239,6 +239,8 @@ def _merged_notebook(app: Sphinx, docname: str):
 
     path = Path(app.env.mystnb_config.output_folder).joinpath(*f"{docname}.ipynb".split("/"))
     notebook = nbformat.read(path, as_version=4)
+    if app.config.nb_execution_mode == "off":  # staging: no outputs, no cache to merge them from
+        return notebook
     try:
         _, notebook = get_cache(app.config.nb_execution_cache_path).merge_match_into_notebook(notebook)
     except KeyError:  # not in the cache (execution off): keep what myst-nb wrote

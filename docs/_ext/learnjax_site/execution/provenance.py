@@ -136,6 +136,8 @@ def check_cell_errors(cells: list[dict], path: str, source_map: list[int]) -> No
 
 @stops_build
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
+    if app.config.nb_execution_mode == "off":  # staging (learnjax_site.execution.stage): nothing ran
+        return
     docname = app.env.docname
     path = str(app.env.doc2path(docname))
     read = page_outputs(app, docname)

@@ -47,7 +47,7 @@ class StageBuilder(DummyBuilder):
     def finish(self) -> None:
         write_staged(Path(self.env.mystnb_config.output_folder), Path(self.srcdir), Path(self.outdir),
                      {docname: self.env.metadata[docname].get("source_map", []) for docname in self.env.found_docs},
-                     self.env.doc2path)
+                     self.env.doc2path, read=getattr(self.app, "learnjax_read", []))
 
 
 def notebook_hash(notebook) -> str:
@@ -57,7 +57,7 @@ def notebook_hash(notebook) -> str:
     return JupyterCacheBase.create_hashed_notebook(None, notebook)[1]  # uses no cache state
 
 
-def write_staged(written: Path, srcdir: Path, out: Path, source_maps: dict, doc2path) -> dict:
+def write_staged(written: Path, srcdir: Path, out: Path, source_maps: dict, doc2path, read: list[str]) -> dict:
     """Copy each notebook with code from myst-nb's ``written`` folder to ``out/notebooks``; write pages.json."""
     import nbformat
 
@@ -77,7 +77,8 @@ def write_staged(written: Path, srcdir: Path, out: Path, source_maps: dict, doc2
             "source_map": source_maps[docname],
             "code": any(cell.cell_type == "code" for cell in notebook.cells),  # without: nothing to execute
         }
-    staged = {"made_by": "python -m learnjax_site.execution.stage", "pages": pages}
+    staged = {"made_by": "python -m learnjax_site.execution.stage", "pages": pages,
+              "read": sorted(read)}  # the pages Sphinx read this time: those that changed since the last staging
     (out / PAGES_FILE).write_text(json.dumps(staged, indent=1) + "\n", encoding="utf8")
     return staged
 
@@ -107,7 +108,8 @@ def stage(source: Path, out: Path, extra: list[str] | None = None) -> dict:
         sys.exit(f"Staging {source} failed (exit {result.returncode}); see the messages above.")
     staged = json.loads((out / PAGES_FILE).read_text(encoding="utf8"))
     with_code = sum(page["code"] for page in staged["pages"].values())
-    print(f"staged {with_code} page(s) with code in {time.perf_counter() - started:.1f} s: {out}", flush=True)
+    print(f"staged {with_code} page(s) with code in {time.perf_counter() - started:.1f} s: {out} "
+          f"(read again: {', '.join(staged['read']) or 'none'})", flush=True)
     return staged
 
 

@@ -94,12 +94,16 @@ def escape(value: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", value)
 
 
-def glued_text(page: Page, role: str, content: str) -> str:
-    """The value a glue role shows on the page, formatted as myst-nb formats it.
+def glued_text(page: Page, role: str, content: str, markdown: bool = True) -> str:
+    """The value a glue role shows on the page, formatted as myst-nb formats it (escaped as
+    Markdown text unless ``markdown`` is False: an outcome's name, compared, not shown).
 
-    >>> page = Page("p", "en", {"speedup": {"data": {"text/plain": "'3.14159'"}}}, str, str)
+    >>> glue = {"speedup": {"data": {"text/plain": "'3.14159'"}}, "way": {"data": {"text/plain": "'a_b'"}}}
+    >>> page = Page("p", "en", glue, str, str)
     >>> glued_text(page, "glue:text", "speedup"), glued_text(page, "glue:text", "speedup:.2f")
     ('3.14159', '3.14')
+    >>> print(glued_text(page, "glue:text", "way"), glued_text(page, "glue:text", "way", markdown=False))
+    a\\_b a_b
     """
     from myst_nb.core.variables import format_plain_text
 
@@ -109,7 +113,8 @@ def glued_text(page: Page, role: str, content: str) -> str:
         raise MarkdownError(f"nothing was glued as {key!r}", "glue the name in a code cell of this page")
     if role == "glue:md":
         return data.get("text/markdown", "")
-    return escape(format_plain_text(data.get("text/plain", ""), spec or "s"))
+    text = format_plain_text(data.get("text/plain", ""), spec or "s")
+    return escape(text) if markdown else text
 
 
 def page_docname(page: Page, target: str) -> str:
@@ -130,7 +135,8 @@ def _role(page: Page, role: str, content: str) -> str:
             raise MarkdownError(f"{{outcome}}`{content}` has no {{outcomes}} {content} block in this language",
                                 f"list each outcome's sentence in a ':::{{outcomes}} {content}' block")
         try:
-            sentence = outcomes.choose(content, page.outcomes[content], glued_text(page, "glue:text", content))
+            sentence = outcomes.choose(content, page.outcomes[content],
+                                       glued_text(page, "glue:text", content, markdown=False))
         except ValueError as error:
             raise MarkdownError(str(error), "add a sentence for that outcome to the block") from None
         return inline(page, sentence)

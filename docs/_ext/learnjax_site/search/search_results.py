@@ -131,14 +131,15 @@ def prose(page_html: str) -> str:
 
 
 def write_prose_files(app: Sphinx, exception: Exception | None) -> None:
-    """After an HTML build, ``<page>.prose.txt`` next to every page the documents made."""
+    """After an HTML build, ``<page>.prose.txt`` next to every page the documents made (again only
+    where the page was written after its prose file: a rebuild re-writes only what changed)."""
     if exception is not None or app.builder.name != "html":
         return
     outdir = Path(app.outdir)
     for docname in sorted(app.env.found_docs):
         page = outdir / f"{docname}{app.builder.out_suffix}"
-        if page.is_file():
-            target = outdir / f"{docname}{PROSE_SUFFIX}"
+        target = outdir / f"{docname}{PROSE_SUFFIX}"
+        if page.is_file() and (not target.is_file() or target.stat().st_mtime < page.stat().st_mtime):
             target.write_text(prose(page.read_text(encoding="utf-8")), encoding="utf-8")
 
 

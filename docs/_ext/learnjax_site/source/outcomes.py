@@ -134,8 +134,9 @@ class outcome_cases(nodes.Element):  # noqa: N801 (docutils names nodes in lower
     """An ``{outcomes}`` block while the page is read: one ``outcome_case`` child per outcome."""
 
 
-class outcome_case(nodes.Element):  # noqa: N801
-    """One outcome's sentence, as inline nodes (glued values already pasted)."""
+class outcome_case(nodes.Inline, nodes.TextElement):  # noqa: N801
+    """One outcome's sentence, as inline nodes (glued values already pasted); a text element, so
+    that Sphinx's smart quotes curl its quotes and apostrophes as they curl the prose's."""
 
 
 class outcome_reference(nodes.Element):  # noqa: N801
