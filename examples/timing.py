@@ -289,10 +289,11 @@ class Comparison:
         width = max(len(name) for name in self.samples) + 2
         return "\n".join(f"{name:<{width}}{self.timing(name)}" for name in self.samples)
 
-    def sentences(self, a: str, b: str, labels: dict[str, dict[str, str]]) -> dict[str, str]:
+    def sentences(self, a: str, b: str, labels: dict[str, dict[str, str]] | str) -> dict[str, str]:
         """The sentence that says how ``a`` compared with ``b``, in Korean and English, without its
         final full stop. ``labels`` names each variant per language; a Korean label must end in a
-        Hangul syllable, so that its particles can be chosen.
+        Hangul syllable, so that its particles can be chosen. On a page, ``labels`` is rather the
+        name of the ``{labels}`` block that the page's language cells hold (``page_labels``).
 
         The factor is the median of the per-round ratios (what the rule judges), which can differ
         from the ratio of the two median times; the sentence says which is which. When the pair do
@@ -324,6 +325,7 @@ class Comparison:
         this measurement could not tell jit and NumPy apart (median times 1,000 ms and 2,000 ms;
         median per-round ratio 2.00)
         """
+        labels = page_labels(labels, (a, b))
         verdict = self.verdict(a, b)
         figures = (f"{ms(self.timing(a).median)} ms", f"{ms(self.timing(b).median)} ms")
         ko_a, ko_b = (korean_label(labels[name]["ko"]) for name in (a, b))
@@ -344,7 +346,7 @@ class Comparison:
                       f"(median of the per-round ratios; median times {figures[0]} and {figures[1]})"}
 
     def rate_sentences(self, a: str, b: str, work: dict[str, float], unit: str | dict[str, str],
-                       labels: dict[str, dict[str, str]]) -> dict[str, str]:
+                       labels: dict[str, dict[str, str]] | str) -> dict[str, str]:
         """Like ``sentences``, for the rates ``work / time`` of ``a`` and ``b`` (in ``unit``, e.g.
         "GFLOP/s", with ``work`` in that unit's amount; a dict gives the unit per language, e.g.
         ``{"ko": "백만 개/초", "en": "M numbers/s"}``): whose rate was higher, by the rule.
@@ -371,6 +373,7 @@ class Comparison:
         the chain and the matmul reached about the same GB/s on this machine (medians 10.0 and 10.0
         GB/s; median per-round ratio 1.00)
         """
+        labels = page_labels(labels, (a, b))
         units = unit if isinstance(unit, dict) else {"ko": unit, "en": unit}
         rate_name = RATE_NAMES_KO.get(units["ko"], "처리량")
         verdict = self.verdict(a, b, work)
@@ -399,7 +402,7 @@ class Comparison:
                 "en": f"{en_a} reached 1/{factor} of the {rate_en} of {en_b} {note_en}"}
 
     def glue_rates(self, name: str, a: str, b: str, work: dict[str, float], unit: str | dict[str, str],
-                   labels: dict[str, dict[str, str]]) -> Verdict:
+                   labels: dict[str, dict[str, str]] | str) -> Verdict:
         """Glue ``rate_sentences`` for a page (``name_ko``, ``name_en``); return the verdict."""
         from myst_nb import glue
 
@@ -407,7 +410,7 @@ class Comparison:
             glue(f"{name}_{language}", sentence, display=False)
         return self.verdict(a, b, work)
 
-    def glue(self, name: str, a: str, b: str, labels: dict[str, dict[str, str]]) -> Verdict:
+    def glue(self, name: str, a: str, b: str, labels: dict[str, dict[str, str]] | str) -> Verdict:
         """Glue the sentences (``name_ko``, ``name_en``) for a page, with myst-nb; return the verdict."""
         from myst_nb import glue
 
@@ -485,14 +488,30 @@ def ratio_text(ratio: float) -> str:
     return f"{ratio:,.0f}" if ratio >= 100 else f"{ratio:.{max(2 - math.floor(math.log10(ratio)), 0)}f}"
 
 
+def page_labels(labels: dict[str, dict[str, str]] | str, names) -> dict[str, dict[str, str]]:
+    """The labels of the variants ``names``: ``labels`` itself, or, when it is the name of a set of
+    labels the page writes in its language cells (a ``{labels}`` block), a token per variant,
+    ``⟦set:variant⟧``, which the site replaces with that block's label in the page's language.
+
+    >>> page_labels("ways", ["jit"])
+    {'jit': {'ko': '⟦ways:jit⟧', 'en': '⟦ways:jit⟧'}}
+    """
+    if isinstance(labels, str):
+        return {name: {language: f"⟦{labels}:{name}⟧" for language in ("ko", "en")} for name in names}
+    return labels
+
+
 def korean_label(label: str) -> str:
-    """``label`` if it ends in a Hangul syllable, whose final consonant picks the particle.
+    """``label`` if it ends in a Hangul syllable, whose final consonant picks the particle (or if it is a
+    page's label token, whose particle the site picks).
 
     >>> korean_label("NumPy")
     Traceback (most recent call last):
     ...
     ValueError: the Korean label 'NumPy' must end in a Hangul word, e.g. 'NumPy 코드', for its particles
     """
+    if label.endswith("⟧"):
+        return label
     if not label or ord(label[-1]) not in HANGUL:
         raise ValueError(f"the Korean label {label!r} must end in a Hangul word, e.g. {label + ' 코드'!r}, "
                          "for its particles")
@@ -505,7 +524,11 @@ def particle(word: str, after_vowel: str, after_consonant: str) -> str:
 
     >>> particle("함수", "는", "은"), particle("코드", "와", "과"), particle("호출", "는", "은")
     ('는', '와', '은')
+    >>> particle("⟦ways:jit⟧", "는", "은")   # the site picks it, with the page's label
+    '⟦|는/은⟧'
     """
+    if word.endswith("⟧"):
+        return f"⟦|{after_vowel}/{after_consonant}⟧"
     return after_consonant if (ord(korean_label(word)[-1]) - HANGUL.start) % 28 else after_vowel
 
 

@@ -81,3 +81,36 @@ def test_bad_cell_metadata_is_reported_with_its_line():
     with pytest.raises(CellSyntaxError) as error:
         split_notebook(FRONT + '\n+++ {"lang": ko}\n\ntext\n')
     assert error.value.line == 6
+
+
+def test_the_languages_choose_by_the_same_outcomes():
+    body = """
++++ {"lang": "ko"}
+
+# 제목
+
+{outcome}`copied`.
+
+:::{outcomes} copied
+- True: 복사했습니다
+- False: 복사하지 않았습니다
+:::
+
++++ {"lang": "en"}
+
+# Title
+
+{outcome}`copied`.
+
+:::{outcomes} copied
+- True: it was copied
+:::
+"""
+    text = FRONT + body
+    with pytest.raises(LessonError) as stop:
+        check_pairs(split_notebook(text), "page.md", text)
+    assert stop.value.where == "page.md:7"
+    assert "choose different sentences by outcome" in stop.value.problem
+    assert "'copied': ('True', 'False')" in stop.value.problem and "'copied': ('True',)" in stop.value.problem
+    fixed = text.replace("- True: it was copied\n", "- True: it was copied\n- False: it was not copied\n")
+    check_pairs(split_notebook(fixed), "page.md", fixed)

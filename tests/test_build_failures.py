@@ -13,10 +13,12 @@ CASES = {
     "unpaired": (22, ["Korean cell has no English counterpart", "+++ {\"lang\": \"en\"}"]),
     "headings": (14, ["different headings", "same headings at the same levels"]),
     "warning": (14, ["WARNING", "undefined label"]),
-    "incomplete": (8, ["this ko lesson lacks an exercise", "a solution", "docs.jax.dev", "design.md"]),
+    "incomplete": (8, ["this ko lesson lacks an exercise", "a solution", "docs.jax.dev", "README, 'Writing a lesson'"]),
+    "outcome": (14, ["the build glued 'neither' as parity, and {outcomes} parity has no sentence for it "
+                     "(it has even, odd)", "add a sentence for that outcome to the block"]),
 }
 STAGE = {"raises": "execute", "hidden-assert": "execute", "unknown-lang": "stage", "unpaired": "stage",
-         "headings": "stage", "warning": "render", "incomplete": "stage"}
+         "headings": "stage", "warning": "render", "incomplete": "stage", "outcome": "render"}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

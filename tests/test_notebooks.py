@@ -355,3 +355,17 @@ def test_real_site_names_no_build_folder():
         pytest.skip(message)
     leaks = machine_leaks(html, machine_folders(ROOT, html.parent))
     assert not leaks, "built files name the build machine's folders:\n" + "\n".join(leaks)
+
+
+def test_real_site_shows_every_label_and_no_block():
+    """No page or notebook of the built site shows a verdict's label token (``⟦set:variant⟧``: each became
+    the page's label) or the MyST of an ``{outcomes}`` or ``{labels}`` block (they show nothing)."""
+    html = real_site_html()
+    if not real_site_notebooks():
+        message = "no lesson notebooks in docs/_build/html: run nox -s docs first"
+        if os.environ.get("CI"):
+            pytest.fail(message + " (CI builds the site before the tests)")
+        pytest.skip(message)
+    shown = [path for path in sorted(html.rglob("*")) if path.suffix in (".html", ".ipynb", ".txt")
+             and any(mark in path.read_text(encoding="utf8") for mark in ("⟦", "{outcomes}", "{labels}", "{outcome}"))]
+    assert not shown, "label tokens or outcome blocks left in:\n" + "\n".join(map(str, shown))

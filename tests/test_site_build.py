@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -173,6 +174,13 @@ def test_edits_reexecute_only_what_changed(site, tmp_path):
     records = report(out)
     assert records[("part/first", "ko")]["outputs"] == "executed"
     assert records[("part/second", "ko")]["outputs"] == "cache"
+
+    # outputs made again with no source changed (as after importing a GPU run): those pages are read again
+    shutil.rmtree(out / "executed")
+    outputs_only = build(source, out, "ko")
+    assert outputs_only.returncode == 0
+    assert {r["outputs"] for r in report(out).values()} == {"executed"}
+    assert read_again(outputs_only.stdout) == ([], ["part/first", "part/second"]), outputs_only.stdout[-3000:]
 
 
 @pytest.mark.parametrize("language", ["ko", "en"])

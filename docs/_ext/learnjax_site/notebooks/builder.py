@@ -166,6 +166,8 @@ class NotebookBuilder:
             if cell.cell_type == "markdown":
                 try:
                     self.page.outcomes.update({name: cases for name, cases, _ in outcomes.blocks(cell.source)})
+                    self.page.labels.update({name: labels for name, labels, _ in
+                                             outcomes.blocks(cell.source, "labels")})
                 except outcomes.OutcomeError as error:
                     raise lesson_error(self.path, self.line(index, error.line, cell.source), error.problem,
                                        "write one '- OUTCOME: sentence' item per outcome") from None

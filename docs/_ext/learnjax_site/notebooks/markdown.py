@@ -53,6 +53,7 @@ class Page:
     link: Callable[[str], str]  # docname of another page -> its URL from the reader's notebook
     title: Callable[[str], str]  # docname -> its title
     outcomes: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)  # {outcomes} blocks: name -> cases
+    labels: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)  # {labels} blocks: set -> labels
 
 
 class MarkdownError(ValueError):
@@ -114,7 +115,13 @@ def glued_text(page: Page, role: str, content: str, markdown: bool = True) -> st
     if role == "glue:md":
         return data.get("text/markdown", "")
     text = format_plain_text(data.get("text/plain", ""), spec or "s")
-    return escape(text) if markdown else text
+    if not markdown:
+        return text
+    try:
+        runs = outcomes.with_labels(text, page.labels, page.language == "ko")
+    except ValueError as error:
+        raise MarkdownError(str(error), "add the label to the page's {labels} block, in both languages") from None
+    return "".join(escape(run) if token is None else inline(page, run) for run, token in runs)
 
 
 def page_docname(page: Page, target: str) -> str:
@@ -201,7 +208,7 @@ def blockquote(title: str, body: str) -> str:
     return "\n".join(f"> {line}" if line.strip() else ">" for line in lines)
 
 
-SHOWN_DIRECTIVES = (*CALLOUTS, "admonition", "dropdown", "program-source", "glue:figure", "outcomes")
+SHOWN_DIRECTIVES = (*CALLOUTS, "admonition", "dropdown", "program-source", "glue:figure", "outcomes", "labels")
 FIGURE_TYPES = ("image/png", "image/jpeg")
 
 
@@ -244,7 +251,7 @@ def _directive(page: Page, name: str, argument: str, body: str) -> str | Program
         return Programs(tuple(argument.split()))
     if name == "glue:figure":
         return figure(page, argument, body)
-    if name == "outcomes":  # its sentences stand where {outcome} refers to them
+    if name in ("outcomes", "labels"):  # they stand where {outcome} or a verdict's label token refers to them
         return ""
     content = markdown(page, _directive_body(body))
     if name in CALLOUTS:

@@ -17,6 +17,20 @@ and the reader's notebook (``notebook_markdown``) shows the same choice.
 
 A reference to an outcome that has no sentence, or to a name nothing was glued as, and a block
 nothing refers to, stop the build at the line.
+
+Verdict sentences (``examples/timing.py``) name the variants they compare. A page's hidden cell
+passes the name of a set of labels (``c.glue("jit_numpy", "jit", "numpy", "ways")``), and the
+language cells give the labels, each in its language::
+
+    :::{labels} ways
+    - jit: jit 함수
+    - numpy: NumPy 코드
+    :::
+
+The glued sentence holds a token per variant (``⟦ways:jit⟧``, and ``⟦|는/은⟧`` for the particle
+after it); on the page and in the notebook each token becomes the label, and the particle the one
+its last syllable takes (a Korean label must end in a Hangul syllable). A token whose label is
+missing, and a set no glued sentence uses, stop the build.
 """
 
 from __future__ import annotations
@@ -27,10 +41,13 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
+from ..core.doctree import ancestors
 from ..core.errors import lesson_error, stops_build
 
-_BLOCK = re.compile(r"^(?P<fence>:{3,})\{outcomes\}[ \t]+(?P<name>\S+)[ \t]*\n(?P<body>.*?)^(?P=fence)[ \t]*$",
-                    re.MULTILINE | re.DOTALL)
+_BLOCK = re.compile(r"^(?P<fence>:{3,})\{(?P<kind>outcomes|labels)\}[ \t]+(?P<name>\S+)[ \t]*\n(?P<body>.*?)"
+                    r"^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
+TOKEN = re.compile(r"⟦(?P<set>[^:⟧]+):(?P<variant>[^⟧]+)⟧(?:⟦\|(?P<after_vowel>[^/⟧]+)/(?P<after_consonant>[^⟧]+)⟧)?")
+HANGUL_SYLLABLES = range(0xAC00, 0xD7A4)
 _ITEM = re.compile(r"^- (?P<case>[^:\n]+?):(?: (?P<text>.*))?$")
 REFERENCE = re.compile(r"\{outcome\}`(?P<name>[^`]+)`")
 
@@ -72,14 +89,18 @@ def parse_cases(body: str) -> dict[str, str]:
     return {case: "\n".join(part for part in parts if part) for case, parts in cases.items()}
 
 
-def blocks(text: str) -> list[tuple[str, dict[str, str], int]]:
-    """Every ``{outcomes}`` block in MyST text: (name, cases, 0-based line of the fence).
+def blocks(text: str, kind: str = "outcomes") -> list[tuple[str, dict[str, str], int]]:
+    """Every ``{outcomes}`` (or ``{labels}``) block in MyST text: (name, items, 0-based line of the fence).
 
     >>> blocks("Intro {outcome}`x`.\\n\\n:::{outcomes} x\\n- yes: Yes.\\n- no: No.\\n:::\\n")
     [('x', {'yes': 'Yes.', 'no': 'No.'}, 2)]
+    >>> blocks(":::{labels} ways\\n- jit: jit 함수\\n:::\\n", "labels")
+    [('ways', {'jit': 'jit 함수'}, 0)]
     """
     found = []
     for match in _BLOCK.finditer(text):
+        if match.group("kind") != kind:
+            continue
         line = text.count("\n", 0, match.start())
         try:
             found.append((match.group("name"), parse_cases(match.group("body")), line))
@@ -106,12 +127,64 @@ def choose(name: str, cases: dict[str, str], outcome: str) -> str:
 
 
 def names_and_cases(text: str) -> dict[str, tuple[str, ...]]:
-    """What a language cell defines, for the pairing check: each name's outcomes, in order.
+    """What a language cell defines, for the pairing check: each block's outcomes (or variants), in order.
 
-    >>> names_and_cases(":::{outcomes} x\\n- yes: Yes.\\n- no: No.\\n:::\\n")
-    {'x': ('yes', 'no')}
+    >>> names_and_cases(":::{outcomes} x\\n- yes: Yes.\\n- no: No.\\n:::\\n:::{labels} w\\n- a: 가\\n:::\\n")
+    {'x': ('yes', 'no'), 'labels w': ('a',)}
     """
-    return {name: tuple(cases) for name, cases, _ in blocks(text)}
+    return {**{name: tuple(cases) for name, cases, _ in blocks(text)},
+            **{f"labels {name}": tuple(cases) for name, cases, _ in blocks(text, "labels")}}
+
+
+def particle_after(label: str, after_vowel: str, after_consonant: str) -> str:
+    """The particle after a Korean label, by its last syllable: ``after_consonant`` if it has a final consonant.
+
+    >>> particle_after("jit 함수", "는", "은"), particle_after("Python 반복문", "와", "과")
+    ('는', '과')
+    >>> particle_after("vmap", "는", "은")
+    Traceback (most recent call last):
+    ...
+    ValueError: the Korean label 'vmap' must end in a Hangul syllable (e.g. 'vmap 쪽'), for the particle after it
+    """
+    plain = label.rstrip("`*_ ")
+    if not plain or ord(plain[-1]) not in HANGUL_SYLLABLES:
+        raise ValueError(f"the Korean label {label!r} must end in a Hangul syllable (e.g. {label + ' 쪽'!r}), "
+                         "for the particle after it")
+    return after_consonant if (ord(plain[-1]) - HANGUL_SYLLABLES.start) % 28 else after_vowel
+
+
+def with_labels(text: str, labels: dict[str, dict[str, str]], korean: bool) -> list[tuple[str, tuple | None]]:
+    """``text`` cut into runs: (plain text, None), and (a label's MyST, (set, variant)) where a token stood.
+
+    >>> with_labels("⟦w:jit⟧⟦|는/은⟧ ⟦w:np⟧보다 빨랐습니다", {"w": {"jit": "jit 함수", "np": "NumPy 코드"}}, True)
+    [('jit 함수', ('w', 'jit')), ('는 ', None), ('NumPy 코드', ('w', 'np')), ('보다 빨랐습니다', None)]
+    >>> with_labels("⟦w:x⟧ won", {"w": {}}, False)
+    Traceback (most recent call last):
+    ...
+    ValueError: the page's {labels} w has no label for the variant 'x'
+    """
+    runs, position = [], 0
+    for match in TOKEN.finditer(text):
+        if match.start() > position:
+            runs.append((text[position:match.start()], None))
+        label = labels.get(match.group("set"), {}).get(match.group("variant"))
+        if label is None:
+            raise ValueError(f"the page's {{labels}} {match.group('set')} has no label for the variant "
+                             f"{match.group('variant')!r}")
+        runs.append((label, (match.group("set"), match.group("variant"))))
+        if match.group("after_vowel"):
+            runs.append((particle_after(label, match.group("after_vowel"), match.group("after_consonant"))
+                         if korean else "", None))
+        position = match.end()
+    if position < len(text):
+        runs.append((text[position:], None))
+    merged = []
+    for run in runs:  # adjacent plain runs as one
+        if merged and run[1] is None and merged[-1][1] is None:
+            merged[-1] = (merged[-1][0] + run[0], None)
+        elif run[0]:
+            merged.append(run)
+    return merged
 
 
 def references(text: str) -> list[str]:
@@ -146,21 +219,26 @@ class outcome_reference(nodes.Element):  # noqa: N801
 class OutcomesDirective(SphinxDirective):
     required_arguments = 1
     has_content = True
+    kind = "outcomes"
 
     def run(self) -> list[nodes.Node]:
         path, line = self.env.doc2path(self.env.docname), self.lineno
         try:
             cases = parse_cases("\n".join(self.content))
         except OutcomeError as error:
-            raise lesson_error(path, line + 1 + error.line, f"{{outcomes}} {self.arguments[0]}: {error.problem}",
+            raise lesson_error(path, line + 1 + error.line, f"{{{self.kind}}} {self.arguments[0]}: {error.problem}",
                                "write one '- OUTCOME: sentence' item per outcome, continuation lines indented",
                                ) from None
-        block = outcome_cases(name=self.arguments[0], line=line)
+        block = outcome_cases(name=self.arguments[0], line=line, kind=self.kind)
         for case, sentence in cases.items():
             children, messages = self.state.inline_text(sentence, self.lineno)
             block += outcome_case("", *children, case=case)
             block += messages
         return [block]
+
+
+class LabelsDirective(OutcomesDirective):
+    kind = "labels"
 
 
 class OutcomeRole(SphinxRole):
@@ -180,8 +258,14 @@ def resolve(app: Sphinx, doctree: nodes.document) -> None:
     """Put each outcome's sentence where it is referred to; drop the blocks; refuse what does not match."""
     path = app.env.doc2path(app.env.docname)
     staging = app.config.nb_execution_mode == "off"  # learnjax_site.execution.stage: nothing glued yet
-    defined = {}
+    defined, label_sets = {}, {}
     for block in doctree.findall(outcome_cases):
+        if block["kind"] == "labels":
+            if block["name"] in label_sets:
+                raise lesson_error(path, block["line"], f"{{labels}} {block['name']} is written twice in this "
+                                   "language", "keep one block per set of labels and language")
+            label_sets[block["name"]] = block
+            continue
         if block["name"] in defined:
             raise lesson_error(path, block["line"], f"{{outcomes}} {block['name']} is written twice in this language",
                                "keep one block per name and language; refer to it as often as needed")
@@ -211,6 +295,38 @@ def resolve(app: Sphinx, doctree: nodes.document) -> None:
             raise lesson_error(path, block["line"], f"nothing refers to {{outcomes}} {name}",
                                f"put {{outcome}}`{name}` where the sentence goes, or delete the block")
         block.parent.remove(block)
+    if not staging:
+        put_labels(doctree, label_sets, app.config.language == "ko", path)
+    for block in label_sets.values():
+        block.parent.remove(block)
+
+
+def put_labels(doctree: nodes.document, label_sets: dict, korean: bool, path: str) -> None:
+    """Replace each label token in the page's text (a verdict's glued sentence) with its label."""
+    labels = {name: {case["case"]: case.astext() for case in block.findall(outcome_case)}
+              for name, block in label_sets.items()}
+    label_nodes = {name: {case["case"]: case for case in block.findall(outcome_case)}
+                   for name, block in label_sets.items()}
+    used = set()
+    for text_node in [t for t in doctree.findall(nodes.Text) if "⟦" in t]:
+        where = next((n.line for n in ancestors(text_node) if getattr(n, "line", None)), 1)
+        try:
+            runs = with_labels(str(text_node), labels, korean)
+        except ValueError as error:
+            raise lesson_error(path, where, str(error), "add the label to the page's {labels} block, in both "
+                               "languages") from None
+        replacement = []
+        for run, token in runs:
+            if token is None:
+                replacement.append(nodes.Text(run))
+            else:
+                used.add(token[0])
+                replacement += [child.deepcopy() for child in label_nodes[token[0]][token[1]].children]
+        text_node.parent.replace(text_node, replacement)
+    for name, block in label_sets.items():
+        if name not in used:
+            raise lesson_error(path, block["line"], f"no verdict on this page uses {{labels}} {name}",
+                               "pass its name as the labels of a comparison's glue, or delete the block")
 
 
 def setup(app: Sphinx) -> dict:
@@ -218,5 +334,6 @@ def setup(app: Sphinx) -> dict:
     app.add_node(outcome_case)
     app.add_node(outcome_reference)
     app.add_directive("outcomes", OutcomesDirective)
+    app.add_directive("labels", LabelsDirective)
     app.add_role("outcome", OutcomeRole())
     return {"parallel_read_safe": True, "parallel_write_safe": True}
