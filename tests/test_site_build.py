@@ -137,6 +137,7 @@ def test_theme_interface_is_korean_in_the_korean_build(site):
 
 def read_again(stdout: str) -> tuple[list[str], list[str]]:
     """The pages the build's staging and its (one) render read again, from what the build printed."""
+    stdout = re.sub(r"\x1b\[[0-9;]*m", "", stdout)  # Sphinx colours its output where it thinks a terminal is (CI)
     staged = re.search(r"\(read again: ([^)]*)\)", stdout).group(1)
     rendered = re.findall(r"reading sources\.\.\. \[\s*\d+%\] (\S+)", stdout)
     return ([] if staged == "none" else staged.split(", ")), rendered
