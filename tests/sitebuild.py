@@ -10,8 +10,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def missing(message: str, ci_note: str = "") -> None:
+    """Skip a test whose input this machine lacks; fail it under CI, which must have it."""
+    if os.environ.get("CI"):
+        pytest.fail(message + ci_note)
+    pytest.skip(message)
+
+
+NO_SITE = "no lesson notebooks in docs/_build/html: run nox -s docs first"
+NO_SITE_IN_CI = " (CI builds the site before the tests)"
 
 
 def copy_fixture(name: str, destination: Path) -> Path:

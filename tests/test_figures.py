@@ -13,7 +13,7 @@ from learnjax_site.core.errors import LessonError
 from learnjax_site.notebooks import markdown as notebook_markdown
 from learnjax_site.source import figures
 from learnjax_site.source.cells import split_notebook
-from sitebuild import ROOT
+from sitebuild import NO_SITE, NO_SITE_IN_CI, ROOT, missing
 
 PNG = {"ko": base64.b64encode(b"\x89PNG korean").decode(), "en": base64.b64encode(b"\x89PNG english").decode()}
 GLUE = {f"plot_{lang}": {"data": {"image/png": data, "text/plain": "<IPython.core.display.Image object>"}}
@@ -108,10 +108,7 @@ def real_notebook(language: str, docname: str):
     html = os.environ.get("LEARNJAX_SITE_HTML", ROOT / "docs" / "_build" / "html")
     path = os.path.join(html, language, "_notebooks", f"{docname}.ipynb")
     if not os.path.exists(path):
-        message = "no lesson notebooks in docs/_build/html: run nox -s docs first"
-        if os.environ.get("CI"):
-            pytest.fail(message + " (CI builds the site before the tests)")
-        pytest.skip(message)
+        missing(NO_SITE, NO_SITE_IN_CI)
     return nbformat.read(path, as_version=4)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from sitebuild import FIXTURES, ROOT, build, machine_folders, machine_leaks, page
+from sitebuild import FIXTURES, NO_SITE, NO_SITE_IN_CI, ROOT, build, machine_folders, machine_leaks, missing, page
 
 LESSONS = ["part/first", "part/second"]
 NOT_LESSONS = ["index", "part/index", "about/report"]
@@ -331,10 +331,7 @@ def real_site_runs(request, tmp_path_factory) -> dict:
 def test_real_site_notebooks_run_in_a_fresh_kernel(path, request):
     """Every Korean lesson notebook of the built site runs top to bottom (the English ones hold the same code)."""
     if path is None:
-        message = "no lesson notebooks in docs/_build/html: run nox -s docs first"
-        if os.environ.get("CI"):
-            pytest.fail(message + " (CI builds the site before the tests)")
-        pytest.skip(message)
+        missing(NO_SITE, NO_SITE_IN_CI)
     ran = request.getfixturevalue("real_site_runs")[path]
     if isinstance(ran, Exception):
         raise ran
@@ -349,10 +346,7 @@ def test_real_site_names_no_build_folder():
     cell files): tracebacks show paths relative to the repository or site-packages."""
     html = real_site_html()
     if not real_site_notebooks():
-        message = "no lesson notebooks in docs/_build/html: run nox -s docs first"
-        if os.environ.get("CI"):
-            pytest.fail(message + " (CI builds the site before the tests)")
-        pytest.skip(message)
+        missing(NO_SITE, NO_SITE_IN_CI)
     leaks = machine_leaks(html, machine_folders(ROOT, html.parent))
     assert not leaks, "built files name the build machine's folders:\n" + "\n".join(leaks)
 
@@ -362,10 +356,7 @@ def test_real_site_shows_every_label_and_no_block():
     the page's label) or the MyST of an ``{outcomes}`` or ``{labels}`` block (they show nothing)."""
     html = real_site_html()
     if not real_site_notebooks():
-        message = "no lesson notebooks in docs/_build/html: run nox -s docs first"
-        if os.environ.get("CI"):
-            pytest.fail(message + " (CI builds the site before the tests)")
-        pytest.skip(message)
+        missing(NO_SITE, NO_SITE_IN_CI)
     marks = ("⟦", "{outcomes}", "{labels}", "{outcome}")  # (a page's code may show them: examples/timing.py)
     prose = {path: path.read_text(encoding="utf8") for path in sorted(html.rglob("*.prose.txt"))}
     prose |= {path: "\n".join(cell.source for cell in nbformat.read(path, as_version=4).cells
