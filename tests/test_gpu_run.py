@@ -82,6 +82,12 @@ def test_a_run_reports_every_failure_keeps_finished_pages_and_resumes(staged_run
     claim = "this code cell raised AssertionError: the page's claim no longer holds"
     assert f"{source / 'b-assert.md'}:18: {claim}" in text
     assert f"{source / 'd-timeout.md'}:18: the cell ran past 3 s (--cell-timeout)" in text
+    (assertion,) = first["pages"]["b-assert"]["errors"]  # the traceback's end comes back, colour codes stripped
+    assert assertion["traceback"].splitlines()[-1] == "AssertionError: the page's claim no longer holds"
+    assert "\x1b[" not in assertion["traceback"] and "The traceback's end:" in text
+    (stopped,) = first["pages"]["d-timeout"]["slow_cells"]   # the cell that timed out is listed, however short
+    assert stopped["where"] == f"{source / 'd-timeout.md'}:18" and stopped["seconds"] >= 3
+    assert first["pages"]["a-ok"]["slow_cells"] == []
     with zipfile.ZipFile(results / runner.OUTPUTS) as archive:  # written after every page
         assert sorted(archive.namelist()) == ["a-ok.ipynb", "c-ok.ipynb"]
         assert "A-OK" in archive.read("a-ok.ipynb").decode()
@@ -96,6 +102,28 @@ def test_a_run_reports_every_failure_keeps_finished_pages_and_resumes(staged_run
     with zipfile.ZipFile(results / runner.OUTPUTS) as archive:
         assert sorted(archive.namelist()) == ["a-ok.ipynb", "c-ok.ipynb", "e-slow.ipynb"]
     assert runner.summary(second)[1] == 1  # the two failures are still reported
+
+
+def test_a_page_running_when_the_budget_ends_is_stopped_at_its_cell(staged_runs):
+    """A cell still running when the budget ends fails its page there, named, inside the budget."""
+    source, staged, results = staged_runs
+    manifest = runner.run(staged, source, results, budget=4, cell_timeout=120, pages=["d-timeout"], expected_default=1,
+                          log=lambda line: None)
+    (error,) = manifest["pages"]["d-timeout"]["errors"]
+    assert error["where"] == f"{source / 'd-timeout.md'}:18"
+    assert error["problem"].startswith("the run's budget ended while this cell ran")
+    assert "----> 2 time.sleep(60)" in error["traceback"]   # where it was stopped, from the interrupt's traceback
+    assert manifest["pages"]["d-timeout"]["seconds"] < 30   # not the cell's 60 s, nor its 120 s timeout
+
+
+def test_skip_failed_runs_a_failed_page_again_only_when_asked(staged_runs):
+    source, staged, results = staged_runs
+    first = runner.run(staged, source, results, cell_timeout=3, pages=["b-assert"], log=lambda line: None)
+    again = runner.run(staged, source, results, cell_timeout=3, pages=["b-assert"], skip_failed=True,
+                       log=lambda line: None)
+    assert again["pages"]["b-assert"]["run"] == first["pages"]["b-assert"]["run"] == first["started"]
+    retried = runner.run(staged, source, results, cell_timeout=3, pages=["b-assert"], log=lambda line: None)
+    assert retried["pages"]["b-assert"]["run"] == retried["started"] != first["started"]
 
 
 def test_a_page_whose_hash_is_kept_is_skipped(staged_runs, tmp_path):
@@ -141,10 +169,13 @@ def fake_gpu_results(site_out: Path, folder: Path, device_kind: str, pages=None,
 
 def test_the_render_takes_kept_gpu_outputs_and_executes_nothing(site, tmp_path):
     kept = tmp_path / "kept"
-    found = outputs.KeptOutputs(kept).keep(fake_gpu_results(site["out"], tmp_path / "results", H100))
+    results = fake_gpu_results(site["out"], tmp_path / "results", H100)
+    (results / outputs.RUN_LOG).write_text("gpu-run: what the machine printed\n", encoding="utf8")
+    found = outputs.KeptOutputs(kept).keep(results)
     assert found == {"kept": ["part/first", "part/second"], "failed": [], "left": []}
     assert {p.name for p in (kept / "outputs" / "part").iterdir()} == {"first.ipynb.gz", "second.ipynb.gz"}
-    assert len(list((kept / "runs").glob("*.json"))) == 1
+    (manifest,) = (kept / "runs").glob("*.json")
+    assert manifest.with_suffix(".log").read_text(encoding="utf8") == "gpu-run: what the machine printed\n"
 
     source, out = copy_fixture("site", tmp_path / "pages"), tmp_path / "out"
     result = build(source, out, env={"LEARNJAX_REQUIRE_ACCELERATOR": "1"}, kept=kept)

@@ -15,14 +15,32 @@ _FONT_WARNING = re.compile(r"Glyph \d+ .*? missing from (?:current )?font(?:\(s\
 TAUGHT = "raises-exception"  # the tag of a cell whose error is the lesson
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+TRACEBACK_LINES = 30  # the end of a traceback a report keeps: where it was raised, and the calls just above
+
+
 @dataclass(frozen=True)
 class CellProblem:
-    """One problem of one cell: its line in the page's source, what is wrong and what to do."""
+    """One problem of one cell: its line in the page's source, what is wrong and what to do, and the end
+    of the traceback where the cell raised (for a run on a machine the reader of the report cannot use)."""
 
     cell: int
     line: int
     problem: str
     fix: str
+    traceback: str = ""
+
+
+def traceback_tail(output: dict, lines: int = TRACEBACK_LINES) -> str:
+    """The last ``lines`` lines of an error output's traceback, without the terminal's colour codes.
+
+    >>> tail = traceback_tail({"traceback": ["\x1b[0;31mValueError\x1b[0m", "  File x.py, line 3", "ValueError: no"]}, 2)
+    >>> print(tail)
+      File x.py, line 3
+    ValueError: no
+    """
+    text = _ANSI.sub("", "\n".join(output.get("traceback", [])))
+    return "\n".join(text.splitlines()[-lines:])
 
 
 def cell_problems(cells: list[dict], source_map: list[int]) -> list[CellProblem]:
@@ -63,5 +81,5 @@ def cell_problems(cells: list[dict], source_map: list[int]) -> list[CellProblem]
                 message = f"{output.get('ename', 'Error')}: {output.get('evalue', '')}".strip()
                 problems.append(CellProblem(
                     index, line, f"this code cell raised {message[:300]}",
-                    f"fix the code, or tag the cell '{TAUGHT}' if the error is the lesson"))
+                    f"fix the code, or tag the cell '{TAUGHT}' if the error is the lesson", traceback_tail(output)))
     return problems

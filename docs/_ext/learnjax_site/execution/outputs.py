@@ -32,6 +32,7 @@ from .kernel import PROVENANCE_KEY
 KEPT_INDEX = "outputs.json"
 KEPT_FOLDER = "outputs"
 RUNS_FOLDER = "runs"
+RUN_LOG = "run.log"  # what .ci/gpu-run printed, beside the runner's results
 SAME_MACHINE = ("backend", "device_kind", "jax", "jaxlib")  # kept outputs agree on these
 
 
@@ -140,7 +141,7 @@ class KeptOutputs:
                 notebooks[page] = (notebook, record)
                 found["kept"].append(page)
         # every page checked: now write
-        run_name = self.record_run(manifest, today)
+        run_name = self.record_run(manifest, today, results / RUN_LOG)
         index = self.index or {"made_by": "python -m learnjax_site.execution.outputs keep", "machine": machine,
                                "pages": {}}
         for page, (notebook, record) in notebooks.items():
@@ -157,8 +158,9 @@ class KeptOutputs:
         self.index = index
         return found
 
-    def record_run(self, manifest: dict, today=None) -> str:
-        """Write the run's manifest to ``runs/<date>-<n>.json`` (every run is kept: failures included)."""
+    def record_run(self, manifest: dict, today=None, log: Path | None = None) -> str:
+        """Write the run's manifest to ``runs/<date>-<n>.json`` (every run is kept: failures included), and
+        its log, where the results hold one (``.ci/gpu-run`` writes ``run.log``), to ``runs/<date>-<n>.log``."""
         folder = self.folder / RUNS_FOLDER
         folder.mkdir(parents=True, exist_ok=True)
         date = (today or dt.datetime.now(dt.UTC).date()).isoformat()
@@ -166,6 +168,8 @@ class KeptOutputs:
         name = f"{date}-{number}"
         (folder / f"{name}.json").write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n",
                                               encoding="utf8")
+        if log is not None and log.is_file():
+            shutil.copyfile(log, folder / f"{name}.log")
         return name
 
     def size(self) -> int:

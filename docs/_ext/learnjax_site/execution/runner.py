@@ -13,7 +13,13 @@ machine without network"), and it is how ``nox -s docs`` executes pages on the m
   myst-nb runs them). A page is started only if its expected seconds (``expected_seconds`` in
   pages.json) still fit in the budget; the others are left for the next run.
 * A failing page never stops the others: every failure (the cell's line in the page's source, the
-  error) is collected. A cell that runs past ``--cell-timeout`` fails its page.
+  error and the end of its traceback) is collected. A cell that runs past ``--cell-timeout`` fails its
+  page, and so does one still running when the budget ends (the run stops inside its budget, naming
+  the cell, rather than being killed at the device command's limit with nothing said).
+* Each cell that ran for ``SLOW_CELL`` seconds or more is logged and listed in its page's entry
+  (``slow_cells``: line and seconds): where a GPU run's time went, for planning the next one.
+* With ``--skip-failed``, a page that failed with the same hash in RESULTS (an earlier call of this
+  run) is not run again: the same code on the same machine would fail the same way.
 * With ``--mirror DIR`` the results are also kept in DIR, and a run whose RESULTS is empty starts
   from DIR's: a second command on a GPU machine that keeps ignored folders between calls (but gives
   each call an empty results folder) resumes where the first stopped.
@@ -33,8 +39,10 @@ import datetime as dt
 import json
 import os
 import sys
+import textwrap
 import time
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import kernel
@@ -42,6 +50,7 @@ from .cell_errors import cell_problems
 
 MANIFEST, OUTPUTS = "manifest.json", "outputs.zip"
 OK, FAILED, LEFT = "ok", "failed", "left"
+SLOW_CELL = 10.0  # seconds from which a cell is logged and listed in its page's entry
 
 
 class Results:
@@ -73,9 +82,10 @@ class Results:
             with zipfile.ZipFile(folder / OUTPUTS) as archive:
                 self.notebooks = {name: archive.read(name) for name in archive.namelist()}
 
-    def done(self, page: str, page_hash: str) -> bool:
+    def done(self, page: str, page_hash: str, statuses=(OK,)) -> bool:
+        """Whether ``page`` ran with this hash and ended in one of ``statuses``."""
         entry = self.manifest["pages"].get(page)
-        return bool(entry and entry["status"] == OK and entry["hash"] == page_hash)
+        return bool(entry and entry["status"] in statuses and entry["hash"] == page_hash)
 
     def record(self, page: str, entry: dict, notebook: bytes | None) -> None:
         self.manifest["pages"][page] = entry
@@ -116,44 +126,90 @@ def kept_hashes(kept: Path | None) -> set[str]:
     return {entry["hash"] for entry in json.loads(index.read_text(encoding="utf8"))["pages"].values()}
 
 
-def execute_page(notebook, cwd: Path, cell_timeout: float) -> tuple[float, int | None, str | None]:
-    """Run ``notebook`` in place in a fresh kernel in ``cwd``; return (seconds, failing cell, error).
+@dataclass
+class Execution:
+    """What running one page gave: its seconds, the failing cell and error (None when every cell ran),
+    and the seconds of each cell that ran for ``SLOW_CELL`` or more (cell index → seconds)."""
+
+    seconds: float
+    cell: int | None = None
+    error: str | None = None
+    slow: dict[int, float] = field(default_factory=dict)
+    fix: str = ("make the cell faster or smaller on this machine (sizes may depend on jax.default_backend()), "
+                "or find why the kernel stopped")
+
+
+def execute_page(notebook, cwd: Path, cell_timeout: float, deadline: float | None = None) -> Execution:
+    """Run ``notebook`` in place in a fresh kernel in ``cwd``.
 
     The failing cell is the one that raised (not tagged ``raises-exception``), timed out or was
-    running when the kernel died; None when every cell ran.
+    running when the kernel died. ``deadline`` (a ``time.perf_counter()`` reading) is when the run's
+    budget ends: the cell running then is stopped, as if it had timed out.
     """
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
-    running = {"cell": None}
+    running = {"cell": None, "since": 0.0}
+    slow = {}
+
+    def started_cell(cell, cell_index):
+        running.update(cell=cell_index, since=time.perf_counter())
+
+    def finished_cell(cell, cell_index, execute_reply):
+        seconds = time.perf_counter() - running["since"]
+        if seconds >= SLOW_CELL:
+            slow[cell_index] = round(seconds, 1)
+
+    def timeout(cell) -> int:
+        left = cell_timeout if deadline is None else min(cell_timeout, deadline - time.perf_counter())
+        return max(1, int(left))
+
     client = NotebookClient(
-        notebook, timeout=cell_timeout, allow_errors=False, record_timing=False,  # no metadata: hashes unchanged
+        notebook, timeout_func=timeout, allow_errors=False, record_timing=False,  # no metadata: hashes unchanged
         kernel_name=notebook.metadata.get("kernelspec", {}).get("name", "python3"),
-        resources={"metadata": {"path": str(cwd)}},
-        on_cell_start=lambda cell, cell_index: running.update(cell=cell_index))
+        resources={"metadata": {"path": str(cwd)}}, on_cell_start=started_cell, on_cell_executed=finished_cell)
     started = time.perf_counter()
     try:
         client.execute()
     except CellExecutionError:
-        return time.perf_counter() - started, running["cell"], None  # the error is in the cell's outputs
+        return Execution(time.perf_counter() - started, running["cell"], None, slow)  # the error is in the outputs
     except CellTimeoutError:
-        return time.perf_counter() - started, running["cell"], f"the cell ran past {cell_timeout:g} s (--cell-timeout)"
+        now = time.perf_counter()
+        slow[running["cell"]] = round(now - running["since"], 1)
+        if deadline is not None and now >= deadline - 1:
+            return Execution(now - started, running["cell"],
+                             f"the run's budget ended while this cell ran ({now - running['since']:.0f} s so far)",
+                             slow, "run the page again with more budget (a second call resumes the run), or make "
+                                   "the cell faster on this machine; the traceback shows where it was")
+        return Execution(now - started, running["cell"], f"the cell ran past {cell_timeout:g} s (--cell-timeout)", slow)
     except DeadKernelError as error:
-        return time.perf_counter() - started, running["cell"], f"the kernel died: {error}"
-    return time.perf_counter() - started, None, None
+        return Execution(time.perf_counter() - started, running["cell"], f"the kernel died: {error}", slow)
+    return Execution(time.perf_counter() - started, slow=slow)
 
 
-def page_errors(notebook, source: str, source_map: list[int], cell: int | None, error: str | None) -> list[dict]:
-    """Each problem of an executed page as ``{"where": "docs/x.md:12", "problem", "fix"}``."""
+def line_of(source_map: list[int], cell: int | None) -> int:
+    """The line in the page's source where code cell ``cell`` starts (1 when it is not known)."""
+    return source_map[cell] if cell is not None and cell < len(source_map) else 1
+
+
+def page_errors(notebook, source: str, source_map: list[int], done: Execution) -> list[dict]:
+    """Each problem of an executed page as ``{"where": "docs/x.md:12", "problem", "fix"}``, with
+    ``traceback`` (its end) where a cell raised."""
     problems = [{"where": f"{source}:{p.line}", "problem": p.problem, "fix": p.fix}
+                | ({"traceback": p.traceback} if p.traceback else {})
                 for p in cell_problems(notebook.cells, source_map)]
-    if error is not None:
-        line = source_map[cell] if cell is not None and cell < len(source_map) else 1
-        problems.append({"where": f"{source}:{line}", "problem": error,
-                         "fix": "make the cell faster or smaller on this machine (sizes may depend on "
-                                "jax.default_backend()), or find why the kernel stopped"})
+    cell = done.cell
+    if done.error is not None:
+        where = f"{source}:{line_of(source_map, cell)}"
+        stopped = {"where": where, "problem": done.error, "fix": done.fix}
+        # nbclient interrupted the cell: its KeyboardInterrupt is not a problem of its own, but its
+        # traceback says where the cell was when it was stopped
+        for problem in [p for p in problems if p["where"] == where and "raised KeyboardInterrupt" in p["problem"]]:
+            problems.remove(problem)
+            stopped["traceback"] = problem.get("traceback", "")
+        problems.append(stopped)
     if cell is not None and not problems:  # nbclient stopped at a cell whose error was not an output
-        line = source_map[cell] if cell < len(source_map) else 1
+        line = line_of(source_map, cell)
         problems.append({"where": f"{source}:{line}", "problem": "this code cell stopped the page",
                          "fix": "run the page's notebook and read the cell's traceback"})
     return problems
@@ -161,7 +217,7 @@ def page_errors(notebook, source: str, source_map: list[int], cell: int | None, 
 
 def run(staged_dir: Path, source_dir: Path, out: Path, budget: float | None = None, kept: Path | None = None,
         pages: list[str] | None = None, cell_timeout: float = 300, expected_default: float = 20,
-        machine: dict | None = None, log=print, mirror: Path | None = None) -> dict:
+        machine: dict | None = None, log=print, mirror: Path | None = None, skip_failed: bool = False) -> dict:
     """Execute the staged pages into ``out``; return the manifest (see the module's docstring)."""
     import nbformat
 
@@ -181,7 +237,7 @@ def run(staged_dir: Path, source_dir: Path, out: Path, budget: float | None = No
     for page, entry in staged["pages"].items():
         if (pages and page not in pages) or not entry["code"]:
             continue
-        if results.done(page, entry["hash"]) or entry["hash"] in already_kept:
+        if results.done(page, entry["hash"], (OK, FAILED) if skip_failed else (OK,)) or entry["hash"] in already_kept:
             continue
         source = (source_dir / entry["source"]).as_posix()
         elapsed = time.perf_counter() - started
@@ -192,14 +248,19 @@ def run(staged_dir: Path, source_dir: Path, out: Path, budget: float | None = No
             log(f"left   {page}: expected {expected:.0f} s, {max(budget - elapsed, 0):.0f} s of the budget left")
             continue
         notebook = nbformat.read(staged_dir / entry["notebook"], as_version=4)
-        seconds, cell, error = execute_page(notebook, (source_dir / entry["source"]).parent, cell_timeout)
-        errors = page_errors(notebook, source, entry["source_map"], cell, error)
+        deadline = None if budget is None else started + budget
+        done = execute_page(notebook, (source_dir / entry["source"]).parent, cell_timeout, deadline)
+        errors = page_errors(notebook, source, entry["source_map"], done)
+        slow_cells = [{"where": f"{source}:{line_of(entry['source_map'], cell)}", "seconds": seconds}
+                      for cell, seconds in sorted(done.slow.items())]
         status = FAILED if errors else OK
         results.record(page, {"status": status, "hash": entry["hash"], "source": source,
-                              "seconds": round(seconds, 2), "run": results.manifest["started"], "errors": errors},
+                              "seconds": round(done.seconds, 2), "run": results.manifest["started"], "errors": errors,
+                              "slow_cells": slow_cells},
                        None if errors else nbformat.writes(notebook).encode("utf8"))
-        log(f"{status:6} {page} in {seconds:.1f} s" + "".join(f"\n         {e['where']}: {e['problem']}"
-                                                            for e in errors))
+        log(f"{status:6} {page} in {done.seconds:.1f} s"
+            + "".join(f"\n         {e['where']}: {e['problem']}" for e in errors)
+            + "".join(f"\n         slow cell {c['where']}: {c['seconds']:.0f} s" for c in slow_cells))
     return results.manifest
 
 
@@ -212,6 +273,8 @@ def summary(manifest: dict) -> tuple[str, int]:
     for page in by_status[FAILED]:
         for error in manifest["pages"][page]["errors"]:
             lines.append(f"{error['where']}: {error['problem']}\n    What to do: {error['fix']}")
+            if error.get("traceback"):
+                lines.append("    The traceback's end:\n" + textwrap.indent(error["traceback"], "      "))
     if by_status[LEFT]:
         lines.append("left: " + ", ".join(by_status[LEFT]))
     return "\n".join(lines), 1 if by_status[FAILED] else 3 if by_status[LEFT] else 0
@@ -228,11 +291,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cell-timeout", type=float, default=300, help="seconds a cell may run (default 300)")
     parser.add_argument("--expected-default", type=float, default=20,
                         help="seconds expected of a page with no earlier run (default 20)")
+    parser.add_argument("--skip-failed", action="store_true",
+                        help="do not run again a page that failed with the same hash in --out (an earlier call)")
     parser.add_argument("--mirror", type=Path, help="also keep the results here, and resume from them when --out "
                         "is empty (a second call on a machine that kept its files)")
     args = parser.parse_args(argv)
     manifest = run(args.staged, args.source, args.out, args.budget, args.kept, args.pages, args.cell_timeout,
-                   args.expected_default, mirror=args.mirror)
+                   args.expected_default, mirror=args.mirror, skip_failed=args.skip_failed)
     text, status = summary(manifest)
     print(text, flush=True)
     return status
