@@ -398,7 +398,8 @@ def gpu_import(session: nox.Session) -> None:
 
     FOLDER holds the runner's manifest.json and outputs.zip. They go into reports/gpu/ (outputs.json,
     outputs/<page>.ipynb.gz, runs/<date>-<n>.json; learnjax_site.execution.outputs); then both languages are built
-    (pages without kept outputs execute here) and the record is written to reports/gpu/.
+    (pages without kept outputs execute here), the record is written to reports/gpu/, and the per-lesson
+    table of reports/gpu/README.md (learnjax_site.commands.gpu_table).
     """
     if not session.posargs:
         session.error("nox -s gpu-import -- FOLDER: the folder a GPU run brought back (manifest.json, outputs.zip)")
@@ -406,6 +407,7 @@ def gpu_import(session: nox.Session) -> None:
     session.run("python", "-m", "learnjax_site.execution.outputs", "keep", *session.posargs, env=SITE_ENV)
     session.run("python", "-m", "learnjax_site.commands.build", env=SITE_ENV)
     session.run("python", "-m", "learnjax_site.commands.record", "--out", str(ROOT / "reports" / "gpu"), env=SITE_ENV)
+    session.run("python", "-m", "learnjax_site.commands.gpu_table", env=SITE_ENV)
 
 
 @session(name="gpu-dryrun")

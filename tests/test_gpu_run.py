@@ -23,7 +23,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from learnjax_site.commands import gpu_run, record
+from learnjax_site.commands import gpu_run, gpu_table, record
 from learnjax_site.execution import outputs, runner
 from sitebuild import ROOT, build, copy_fixture, page
 
@@ -165,6 +165,31 @@ def fake_gpu_results(site_out: Path, folder: Path, device_kind: str, pages=None,
     manifest["pages"] = {name: entry for name, entry in manifest["pages"].items() if pages is None or name in pages}
     (folder / runner.MANIFEST).write_text(json.dumps(manifest), encoding="utf8")
     return folder
+
+
+def test_the_lesson_table_sets_gpu_figures_beside_the_cpu_build(site, tmp_path, monkeypatch):
+    """reports/gpu/README.md's table: seconds and key figures of each lesson, GPU and CPU, between markers."""
+    kept = tmp_path / "kept"
+    results = fake_gpu_results(site["out"], tmp_path / "results", H100, pages=["part/first"])
+    (results / outputs.RUN_LOG).write_text(f"gpu-run: ...\n{H100}, 580.159.04, 81559 MiB\n", encoding="utf8")
+    outputs.KeptOutputs(kept).keep(results)
+    monkeypatch.setitem(gpu_table.KEY_FIGURES, "part/first", (("answer", "the answer"), ("missing", "not glued")))
+    (local,) = (site["out"] / "executed").iterdir()   # the CPU runner's results of the fixture's build
+    text = gpu_table.table(kept, local)
+    assert f"GPU: **{H100}**, driver 580.159.04" in text
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines() if line.startswith("| part/")}
+    assert sorted(rows) == ["part/first", "part/second"]
+    first = rows["part/first"].split(" | ")
+    assert first[3] == first[4].removesuffix(" |") == "the answer: 42"   # the fake GPU ran the CPU's notebook
+    assert rows["part/second"].split(" | ")[1] == "not yet"
+    readme = kept / "README.md"
+    readme.write_text(f"# head\n{gpu_table.START}\nold\n{gpu_table.END}\ntail\n", encoding="utf8")
+    gpu_table.write(readme, text)
+    gpu_table.write(readme, text)   # again: the same file
+    assert readme.read_text(encoding="utf8") == f"# head\n{gpu_table.START}\n{text}\n{gpu_table.END}\ntail\n"
+    readme.write_text("no markers\n", encoding="utf8")
+    with pytest.raises(SystemExit, match="lacks the markers"):
+        gpu_table.write(readme, text)
 
 
 def test_the_render_takes_kept_gpu_outputs_and_executes_nothing(site, tmp_path):

@@ -17,7 +17,6 @@ Needs no Sphinx; the render's cache needs jupyter-cache (the docs group).
 from __future__ import annotations
 
 import argparse
-import ast
 import datetime as dt
 import gzip
 import json
@@ -27,7 +26,7 @@ import zipfile
 from pathlib import Path
 
 from . import runner
-from .kernel import PROVENANCE_KEY
+from .kernel import PROVENANCE_KEY, glued_value
 
 KEPT_INDEX = "outputs.json"
 KEPT_FOLDER = "outputs"
@@ -40,6 +39,25 @@ class KeptOutputsError(ValueError):
     """Kept outputs that must not be used or written as they are; the message says what to do."""
 
 
+def notebook_glue(notebook) -> dict:
+    """Every value an executed notebook glued (myst-nb's ``glue``), name → value, from its ``text/plain``.
+
+    >>> prefix = "application/papermill.record/"
+    >>> output = {"output_type": "display_data", "metadata": {"scrapbook": {"name": "n", "mime_prefix": prefix}},
+    ...           "data": {prefix + "text/plain": "'1,024'"}}
+    >>> notebook_glue({"cells": [{"cell_type": "code", "outputs": [output]}, {"cell_type": "markdown"}]})
+    {'n': '1,024'}
+    """
+    glue = {}
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
+            glued = output.get("metadata", {}).get("scrapbook", {})
+            if "name" in glued:
+                glue[glued["name"]] = glued_value(
+                    {"data": {"text/plain": output["data"].get(glued.get("mime_prefix", "") + "text/plain", "")}})
+    return glue
+
+
 def glued_record(notebook) -> dict | None:
     """The provenance record the page's hidden last cell glued (``kernel.provenance_cell``), or None.
 
@@ -50,12 +68,8 @@ def glued_record(notebook) -> dict | None:
     >>> glued_record({"cells": [{"cell_type": "code", "outputs": [output]}]})
     {'backend': 'gpu'}
     """
-    for cell in notebook["cells"]:
-        for output in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
-            glued = output.get("metadata", {}).get("scrapbook", {})
-            if glued.get("name") == PROVENANCE_KEY:
-                return json.loads(ast.literal_eval(output["data"][glued.get("mime_prefix", "") + "text/plain"]))
-    return None
+    record = notebook_glue(notebook).get(PROVENANCE_KEY)
+    return None if record is None else json.loads(record)
 
 
 def machine_of(record: dict) -> dict:
