@@ -312,8 +312,8 @@ class Comparison:
         >>> near = Comparison({"a": [1.0, 1.1, 1.0, 1.1, 1.0, 1.1], "b": [1.05, 1.05, 1.05, 1.05, 1.05, 1.05]})
         >>> s = near.sentences("a", "b", labels)
         >>> print(textwrap.fill(s["ko"], 50)); print(textwrap.fill(s["en"], 90))
-        이 기계에서 jit 함수와 NumPy 코드는 거의 같았습니다(시간의 중앙값은 1,050
-        ms 대 1,050 ms, 라운드별 비율의 중앙값은 1.00배입니다)
+        이 기계에서 jit 함수와 NumPy 코드는 걸린 시간이 거의 같았습니다(시간의
+        중앙값은 1,050 ms 대 1,050 ms, 라운드별 비율의 중앙값은 1.00배입니다)
         jit and NumPy took about the same time on this machine (median times 1,050 ms and 1,050 ms;
         median per-round ratio 1.00)
         >>> spread = Comparison({"a": [1, 1, 1, 4, 4, 4, 1], "b": [2] * 7})
@@ -335,7 +335,7 @@ class Comparison:
             pair_ko = f"{ko_a}{particle(ko_a, '와', '과')} {ko_b}"
             return _undecided(verdict, f"시간의 중앙값은 {figures[0]} 대 {figures[1]}",
                               f"median times {figures[0]} and {figures[1]}",
-                              {"ko": f"이 기계에서 {pair_ko}{particle(ko_b, '는', '은')} 거의 같았습니다",
+                              {"ko": f"이 기계에서 {pair_ko}{particle(ko_b, '는', '은')} 걸린 시간이 거의 같았습니다",
                                "en": f"{en_a} and {en_b} took about the same time on this machine"},
                               {"ko": f"이 측정으로는 {pair_ko} 가운데 어느 쪽이 빠른지 가릴 수 없었습니다",
                                "en": f"this measurement could not tell {en_a} and {en_b} apart"})
