@@ -35,7 +35,7 @@ import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from plotting import PLOT_HELP, new_figure, plot_medians, save, say, write_plot  # noqa: E402
+from plotting import PLOT_HELP, legend_below, new_figure, plot_medians, save, say, write_plot  # noqa: E402
 from timing import Comparison, compare, device, machine, ratio_text  # noqa: E402
 
 DEFAULT_SIZES = (64, 256, 1024, 2048)
@@ -163,7 +163,7 @@ def plot_payoff(results: dict[int, Comparison], path: str, language: str = "en")
     ax.set_xlabel(say(language, "행렬 크기 n (n×n float32)\nN: 손익분기 호출 수 (-: 가려지지 않음)",
                       "matrix size n (n×n float32)\nN: break-even calls (-: not separated)"))
     ax.set_title(say(language, f"jit의 손익분기, {device()}의 행렬 곱", f"jit break-even, matmul on {device()}"))
-    ax.legend(loc="upper left")
+    legend_below(fig, ax, columns=3)   # under the axes: inside, it hid the cold call's point on a GPU
     save(fig, path)
 
 

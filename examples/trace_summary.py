@@ -158,13 +158,29 @@ def window_us(events: list[dict]) -> float:
     return max(e["ts"] + e["dur"] for e in timed) - min(e["ts"] for e in timed)
 
 
+def device_operation(event: dict) -> str:
+    """The name a device event is counted under: the XLA operation it ran (``hlo_op``), else its own
+    name; and its own name too where the operation is a command buffer (XLA:GPU runs a sequence of
+    kernels as one CUDA graph, ``command_buffer_<n>``, and each kernel in it carries that name).
+
+    >>> device_operation({"name": "loop_add_fusion_1", "args": {"hlo_op": "loop_add_fusion.1"}})
+    'loop_add_fusion.1'
+    >>> device_operation({"name": "loop_add_fusion_1", "args": {"hlo_op": "command_buffer_3"}})
+    'loop_add_fusion_1'
+    >>> device_operation({"name": "MemcpyD2H"})
+    'MemcpyD2H'
+    """
+    operation = event.get("args", {}).get("hlo_op", event["name"])
+    return event["name"] if operation.startswith("command_buffer") else operation
+
+
 def top_operations(events: list[dict], n: int = 8, side: str | None = None) -> list[Operation]:
     """The ``n`` operations with the most total time, host and device apart (or only ``side``).
 
     A device operation is named by the XLA operation it ran where its event says (``hlo_op``), else
-    by the event's own name (on a GPU, the kernel's or the copy's). Host events nest (a call contains the runtime's work
-    for it), and so do device events inside a loop (a ``while`` holds its body's operations), so the
-    shares can add up to more than 100%.
+    by the event's own name (on a GPU, the kernel's or the copy's; ``device_operation``). Host events
+    nest (a call contains the runtime's work for it), and so do device events inside a loop (a
+    ``while`` holds its body's operations), so the shares can add up to more than 100%.
 
     >>> for op in top_operations(EXAMPLE):
     ...     print(op.side, op.name, op.count, op.total_us, f"{op.share:.0%}")
@@ -178,7 +194,7 @@ def top_operations(events: list[dict], n: int = 8, side: str | None = None) -> l
     totals: dict[tuple[str, str], list[float]] = {}
     for e in spans(events):
         where = "device" if is_device(e, processes) else "host"
-        name = e.get("args", {}).get("hlo_op", e["name"]) if where == "device" else e["name"]
+        name = device_operation(e) if where == "device" else e["name"]
         if side in (None, where):
             totals.setdefault((where, name), []).append(e["dur"])
     rows = [Operation(where, name, len(d), sum(d), sum(d) / window) for (where, name), d in totals.items()]
