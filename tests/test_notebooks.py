@@ -312,6 +312,36 @@ def real_site_notebooks(language: str = "ko") -> list[Path]:
     return sorted((real_site_html() / language / "_notebooks").rglob("*.ipynb"))
 
 
+CHECK_PROGRAM = re.compile(r"examples/(check_\w+)\.py")
+
+
+def lessons_with_checks() -> dict[str, str]:
+    """Each lesson whose exercise has a reader's check (its page shows ``examples/check_<lesson>.py``):
+    lesson (``part/name``) → the check's program."""
+    found = {}
+    for source in sorted((ROOT / "docs").glob("*/*.md")):
+        shown = CHECK_PROGRAM.search(source.read_text(encoding="utf8"))
+        if shown:
+            found[source.relative_to(ROOT / "docs").with_suffix("").as_posix()] = shown[1]
+    return found
+
+
+def lesson_of(notebook: Path) -> str:
+    return notebook.relative_to(notebook.parents[1]).with_suffix("").as_posix()
+
+
+# Lessons from three parts whose English notebooks run too, to show each check answering in English;
+# every Korean notebook runs anyway (running every English one as well would double the tests' time).
+ENGLISH_CHECKED = ("origins/grad-first-steps", "jit/what-jit-does", "programs/pytrees")
+
+
+def check_notebooks() -> list[Path]:
+    """The notebooks whose reader's check is tested: every Korean lesson's, and ENGLISH_CHECKED's English."""
+    checked = lessons_with_checks()
+    return [p for p in real_site_notebooks("ko") if lesson_of(p) in checked] + \
+        [p for p in real_site_notebooks("en") if lesson_of(p) in checked and lesson_of(p) in ENGLISH_CHECKED]
+
+
 REAL_SITE_RUN = "test_real_site_notebooks_run_in_a_fresh_kernel"
 
 
@@ -326,10 +356,11 @@ def real_site_runs(request, tmp_path_factory) -> dict:
         return asyncio.run(run_notebooks(paths, folder, KERNELS_AT_ONCE))
 
 
-@pytest.mark.parametrize("path", real_site_notebooks() or [None],
+@pytest.mark.parametrize("path", sorted({*real_site_notebooks(), *check_notebooks()}) or [None],
                          ids=lambda p: p.relative_to(p.parents[2]).as_posix() if p else "no-build")
 def test_real_site_notebooks_run_in_a_fresh_kernel(path, request):
-    """Every Korean lesson notebook of the built site runs top to bottom (the English ones hold the same code)."""
+    """Every Korean lesson notebook of the built site runs top to bottom (the English ones hold the same
+    code), and so do the English ones of lessons with a reader's check (it answers in their language)."""
     if path is None:
         missing(NO_SITE, NO_SITE_IN_CI)
     ran = request.getfixturevalue("real_site_runs")[path]
@@ -338,6 +369,36 @@ def test_real_site_notebooks_run_in_a_fresh_kernel(path, request):
     for cell in code_cells(ran):
         if "raises-exception" not in cell.metadata.get("tags", []):
             assert not [o for o in cell.get("outputs", []) if o.output_type == "error"], cell.source[:200]
+
+
+@pytest.mark.parametrize("path", check_notebooks() or [None],
+                         ids=lambda p: p.relative_to(p.parents[2]).as_posix() if p else "no-build")
+def test_a_notebooks_exercise_check_answers_in_its_language(path, request):
+    """In a fresh kernel, the downloaded notebook's solution calls the exercise's check, which says the
+    answer is right in the notebook's language alone (the notebook sets LEARNJAX_LANGUAGE)."""
+    if path is None:
+        missing(NO_SITE, NO_SITE_IN_CI)
+    ran = request.getfixturevalue("real_site_runs")[path]
+    if isinstance(ran, Exception):
+        raise ran
+    language = path.relative_to(real_site_html()).parts[0]
+    program = lessons_with_checks()[lesson_of(path)]
+    calls = [c for c in code_cells(ran) if f"from {program} import check" in c.source and "check." in c.source]
+    assert calls, f"{path}: no cell imports check from {program} and calls it"
+    for cell in calls:
+        answers = [o for o in cell.outputs if o.output_type in ("execute_result", "display_data")]
+        assert answers, cell.source
+        for answer in answers:
+            shown, plain = answer.data["text/html"], answer.data["text/plain"]
+            assert f'lang="{language}"' in shown and 'lang="' + ("en" if language == "ko" else "ko") not in shown
+            assert plain.startswith("✓ ") and "\n" not in plain.strip(), plain
+            assert bool(re.search("[가-힣]", plain)) == (language == "ko"), plain
+
+
+def test_english_checked_lessons_have_checks():
+    """The lessons whose English notebooks show a check answering in English have a check, in three parts."""
+    assert set(ENGLISH_CHECKED) <= set(lessons_with_checks())
+    assert len({lesson.split("/")[0] for lesson in ENGLISH_CHECKED}) == 3
 
 
 def test_real_site_names_no_build_folder():

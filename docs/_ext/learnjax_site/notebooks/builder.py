@@ -14,8 +14,10 @@ runs top to bottom in a fresh Colab, without this repository:
 * no hidden (``remove-cell``) cell: those are site checks and need the lesson kit and ``myst_nb``;
   a shown cell that reads a name only a hidden cell defines stops the build (``hidden_cells``);
 * where the page shows programs with ``{program-source}``, cells that install what the programs
-  need beyond Colab's packages (``learnjax_program_requirements``), make their folder and write
-  each file with ``%%writefile``; the code's paths to them are rewritten to those files, which
+  need beyond Colab's packages (``learnjax_program_requirements``), set ``LEARNJAX_LANGUAGE`` to the
+  notebook's language (an exercise's check answers in it), make their folder, put it on ``sys.path``
+  (a page's code imports ``check`` from ``check_<lesson>``, as the site's kernels can) and write each
+  file with ``%%writefile``; the code's paths to them are rewritten to those files, which
   sit beside the notebook (``../../examples/x.py`` becomes ``examples/x.py``).
 
 Lesson pages get two links in the article header: download (``a.learnjax-notebook-download``) and
@@ -47,6 +49,7 @@ from .markdown import Programs, escape
 NOTEBOOKS_DIR = "_notebooks"
 COLAB = "https://colab.research.google.com/github/{owner}/{repo}/blob/{branch}/{language}/{docname}.ipynb"
 PROGRAM_TAG = "learnjax-program"  # a code cell that writes a program's file
+LANGUAGE_VARIABLE = "LEARNJAX_LANGUAGE"  # examples/exercise_check.py reads it: the language its messages use
 
 
 # --- addresses --------------------------------------------------------------------------------
@@ -222,10 +225,12 @@ class NotebookBuilder:
         if self.requirements:
             setup.append("%pip install --quiet " + " ".join(self.requirements))
         folders = sorted({posixpath.dirname(path) for path in locals_} - {""})
-        if folders:
-            setup += ["import os", ""] + [f"os.makedirs({folder!r}, exist_ok=True)" for folder in folders]
-        if setup:
-            cells.append(nbformat.v4.new_code_cell("\n".join(setup), metadata={"tags": [PROGRAM_TAG]}))
+        # the language of the programs' messages (an exercise's check speaks the notebook's language), and
+        # the programs' folders on the path, for `from check_<lesson> import check` (as the site's kernels have)
+        setup += ["import os", "import sys", "", f"os.environ[{LANGUAGE_VARIABLE!r}] = {self.language!r}"]
+        for folder in folders:
+            setup += [f"os.makedirs({folder!r}, exist_ok=True)", f"sys.path.insert(0, os.path.abspath({folder!r}))"]
+        cells.append(nbformat.v4.new_code_cell("\n".join(setup), metadata={"tags": [PROGRAM_TAG]}))
         for argument, path in zip(block.paths, locals_, strict=True):
             cells.append(nbformat.v4.new_code_cell(f"%%writefile {path}\n{self.read_program(argument)}",
                                                    metadata={"tags": [PROGRAM_TAG]}))
