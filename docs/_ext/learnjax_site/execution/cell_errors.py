@@ -34,7 +34,8 @@ class CellProblem:
 def traceback_tail(output: dict, lines: int = TRACEBACK_LINES) -> str:
     """The last ``lines`` lines of an error output's traceback, without the terminal's colour codes.
 
-    >>> tail = traceback_tail({"traceback": ["\x1b[0;31mValueError\x1b[0m", "  File x.py, line 3", "ValueError: no"]}, 2)
+    >>> coloured = ["\x1b[0;31mValueError\x1b[0m", "  File x.py, line 3", "ValueError: no"]
+    >>> tail = traceback_tail({"traceback": coloured}, 2)
     >>> print(tail)
       File x.py, line 3
     ValueError: no
