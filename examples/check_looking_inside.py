@@ -27,7 +27,7 @@ import jax
 import jax.numpy as jnp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the helpers beside this file, run from anywhere
-from compiler_cost import as_dict, xla_cost  # noqa: E402
+from compiler_cost import xla_cost  # noqa: E402
 from cost_report import Report, chain, count_fusions, softmax  # noqa: E402
 from exercise_check import all_of, checks, right, run_reader, wrong  # noqa: E402
 from timing import Timing, particle  # noqa: E402
@@ -104,15 +104,17 @@ def kernel_cost(cost):
                 continue
             message_ko = f"{ko}: 받은 {what_ko}는 {have:,.0f}이고, 컴파일된 프로그램의 추정값은 {want:,.0f}입니다"
             message_en = f"{en}: {have:,.0f} {what_en}, where the compiled program's estimate is {want:,.0f}"
-            before = as_dict(lowered.cost_analysis())
+            before = xla_cost(lowered)   # the estimate before optimization
             if _same(flops, xla.bytes_accessed) and _same(nbytes, xla.flops):
                 return wrong(f"{message_ko}. FLOP 수와 바이트 수가 뒤바뀌었습니다",
                              f"{message_en}: the FLOPs and the bytes are swapped")
-            if before.get("bytes accessed") is not None and _same(nbytes, float(before["bytes accessed"])):
-                return wrong(f"{message_ko}. 최적화 전의 추정값, 곧 lower(...).cost_analysis()의 값과 같습니다. 연산 "
-                             "융합이 중간 결과를 메모리에 쓰지 않게 한 뒤의 값은 compile()한 프로그램에서 읽으세요",
-                             f"{message_en}; it matches the estimate before optimization, lower(...).cost_analysis(): "
-                             "read it from the compiled program, whose fusions keep intermediates out of memory")
+            if before.bytes_accessed is not None and _same(nbytes, before.bytes_accessed):
+                return wrong(f"{message_ko}. 최적화 전의 추정값, 곧 lower(...)에서 읽은 cost_analysis()의 값과 "
+                             "같습니다. 연산 융합이 중간 결과를 메모리에 쓰지 않게 한 뒤의 값은 "
+                             "compile()한 프로그램에서 읽으세요",
+                             f"{message_en}; it matches the estimate before optimization, cost_analysis() of "
+                             "lower(...): read it from the compiled program, whose fusions keep intermediates out of "
+                             "memory")
             return wrong(message_ko, message_en)
     if not skipped:
         return right("원소별 연산 체인과 소프트맥스 모두 융합 개수, FLOP 수, 바이트 수가 컴파일된 프로그램에서 읽은 "

@@ -82,6 +82,7 @@ def as_dict(cost) -> dict:
 
 def xla_cost(compiled) -> XlaCost:
     """XLA's estimate for ``compiled`` (a ``jax.stages.Compiled``), with the custom calls it could not count.
+    A ``jax.stages.Lowered`` gives the estimate before optimization (no library call is chosen yet).
 
     >>> import jax, jax.numpy as jnp
     >>> a = jnp.ones((64, 64), jnp.float32)

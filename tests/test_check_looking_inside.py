@@ -47,8 +47,8 @@ def test_kernel_cost_names_the_word_count_the_estimate_before_optimization_and_a
     assert check.kernel_cost(lambda f, a: dict(zip(("flops", "bytes_accessed", "fusions"), read(f, a), strict=True))).ok
     said(check.kernel_cost(lambda f, a: read(f, a, fusions=lambda text: text.count("fusion"))),
          "the number of times 'fusion' appears", "ENTRY", korean="ENTRY")
-    said(check.kernel_cost(lambda f, a: read(f, a, before=True)), "before optimization", "lower(...).cost_analysis()",
-         korean="최적화 전")
+    said(check.kernel_cost(lambda f, a: read(f, a, before=True)), "before optimization",
+         "cost_analysis() of lower(...)", korean="최적화 전")
     said(check.kernel_cost(lambda f, a: read(f, a, swap=True)), "swapped", korean="뒤바뀌었습니다")
     said(check.kernel_cost(lambda f, a: 3), "holds no (flops, bytes_accessed, fusions)", korean="튜플")
 
